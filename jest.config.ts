@@ -1,0 +1,12 @@
+import type { Config } from "jest";
+
+const config: Config = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/spec"],
+  testMatch: ["**/*.spec.ts"],
+  // Type-checking is `npm run typecheck`'s job; ts-jest only transpiles (tsconfig's isolatedModules).
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: { module: "commonjs", moduleResolution: "node10" } }] },
+  testTimeout: 15_000,
+};
+
+export default config;

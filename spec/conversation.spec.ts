@@ -1,0 +1,23 @@
+import { Conversation } from "../src/conversation";
+
+describe("Conversation", () => {
+  it("publishes an immutable snapshot of the history on every change", () => {
+    const conversation = new Conversation({ threadId: "t1" });
+    const seen: number[] = [];
+    const subscription = conversation.messages$.subscribe((messages) => seen.push(messages.length));
+    const before = conversation.messages;
+    conversation.upsertMessage({ id: "u1", role: "user", content: "Hi" });
+    expect(before).toEqual([]);
+    expect(Object.isFrozen(conversation.messages)).toBe(true);
+    expect(seen).toEqual([0, 1]);
+    subscription.unsubscribe();
+  });
+
+  it("starts a new thread with no history and the initial state on reset", () => {
+    const conversation = new Conversation({ threadId: "t1", state: { step: 0 }, messages: [{ id: "u1", role: "user", content: "Hi" }] });
+    conversation.reset("t2");
+    expect([conversation.threadId, conversation.messages, conversation.state]).toEqual(["t2", [], { step: 0 }]);
+    conversation.reset();
+    expect(conversation.threadId).toMatch(/^[0-9a-f-]{32,36}$/);
+  });
+});

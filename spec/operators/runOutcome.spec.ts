@@ -1,0 +1,84 @@
+import type { AGUIEvent } from "@ag-ui/core";
+import { map } from "rxjs";
+import { AgUiRunError } from "../../src/errors";
+import type { PipelineElement } from "../../src/instructions";
+import { runOutcome } from "../../src/operators/runOutcome";
+import { ev, instr } from "../support/builders";
+import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+
+const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+
+describe("runOutcome", () => {
+  it("maps RUN_FINISHED to a finished turn and passes the rest through", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-c-f-|", elements({ c: ev.custom("x"), f: ev.runFinished() }));
+      expectObservable(source.pipe(runOutcome())).toBe("-c-t-|", elements({ c: ev.custom("x"), t: instr.finished() }));
+      expectSubscriptions(source.subscriptions).toBe("^----!");
+    });
+  });
+
+  it("maps a cancelled outcome to a stopped turn", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-f-|", elements({ f: ev.runFinished({ outcome: { type: "cancelled" } }) }));
+      expectObservable(source.pipe(runOutcome())).toBe("-t-|", { t: instr.stopped() });
+    });
+  });
+
+  it("maps RUN_ERROR to a failed turn carrying an AgUiRunError with the event's message and code", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-e-|", elements({ e: ev.runError("rate limited", "429") }));
+      expectObservable(source.pipe(runOutcome())).toBe("-t-|", { t: instr.failed(new AgUiRunError("rate limited", "429")) });
+    });
+    const error = new AgUiRunError("rate limited", "429");
+    expect([error.name, error.message, error.code]).toEqual(["AgUiRunError", "rate limited", "429"]);
+    expect(JSON.parse(JSON.stringify(error))).toEqual({ name: "AgUiRunError", message: "rate limited", code: "429" });
+  });
+
+  it("passes a source error through", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-f-#", elements({ f: ev.runFinished() }));
+      expectObservable(source.pipe(runOutcome())).toBe("-t-#", { t: instr.finished() });
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("errors when a downstream callback throws, and unsubscribes the source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-f-f-|", elements({ f: ev.runFinished() }));
+      const result = source.pipe(
+        runOutcome(),
+        map(() => {
+          throw new Error("bad");
+        }),
+      );
+      expectObservable(result).toBe("-#", undefined, new Error("bad"));
+      expectSubscriptions(source.subscriptions).toBe("^!");
+    });
+  });
+
+  it("completes with an empty source", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("|").pipe(runOutcome())).toBe("|");
+    });
+  });
+
+  it("stays silent with a never source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-");
+      expectObservable(source.pipe(runOutcome())).toBe("-");
+      expectSubscriptions(source.subscriptions).toBe("^");
+    });
+  });
+
+  it("unsubscribes the source when unsubscribed early", () => {
+    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot("-c-c-|", elements({ c: ev.custom("c") }));
+      expectObservable(source.pipe(runOutcome()), "^--!").toBe("-c--", elements({ c: ev.custom("c") }));
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("stops a synchronous source when unsubscribed", () => {
+    expect(producedBeforeUnsubscribe((index) => ev.custom(`${index}`) as AGUIEvent, runOutcome(), 3)).toEqual([0, 1, 2]);
+  });
+});

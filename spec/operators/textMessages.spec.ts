@@ -1,0 +1,114 @@
+import type { AGUIEvent } from "@ag-ui/core";
+import { map } from "rxjs";
+import type { PipelineElement } from "../../src/instructions";
+import { textMessages } from "../../src/operators/textMessages";
+import { ev, instr } from "../support/builders";
+import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+
+const events = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+
+describe("textMessages", () => {
+  it("maps an assistant message to deltas, one complete item and a history message", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-b-E---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hel"), b: ev.text("m1", "lo"), E: ev.textEnd("m1") }));
+      const expected = "   ---a-b-(ch)|";
+      expectObservable(source.pipe(textMessages())).toBe(expected, {
+        a: instr.textDelta("m1", "Hel"),
+        b: instr.textDelta("m1", "lo"),
+        c: instr.textComplete("m1", "Hello"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Hello" }),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^----------!");
+    });
+  });
+
+  it("keeps interleaved messages apart, each under its own item id", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-SsabE---e---|", events({
+        S: ev.textStart("m1"), s: ev.textStart("m2"), a: ev.text("m1", "one"), b: ev.text("m2", "two"), E: ev.textEnd("m1"), e: ev.textEnd("m2"),
+      }));
+      expectObservable(source.pipe(textMessages())).toBe("---ab(ch)(CH)|", {
+        a: instr.textDelta("m1", "one"),
+        b: instr.textDelta("m2", "two"),
+        c: instr.textComplete("m1", "one"),
+        h: instr.history({ id: "m1", role: "assistant", content: "one" }),
+        C: instr.textComplete("m2", "two"),
+        H: instr.history({ id: "m2", role: "assistant", content: "two" }),
+      });
+    });
+  });
+
+  it("sends messages of other roles to the history only", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-|", events({ S: ev.textStart("s1", "system"), a: ev.text("s1", "Be brief."), E: ev.textEnd("s1") }));
+      expectObservable(source.pipe(textMessages())).toBe("-----h-|", {
+        h: instr.history({ id: "s1", role: "system", content: "Be brief." }),
+      });
+    });
+  });
+
+  it("skips empty deltas and empty messages", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", ""), E: ev.textEnd("m1") }));
+      expectObservable(source.pipe(textMessages())).toBe("-------|");
+    });
+  });
+
+  it("passes everything it does not own through unchanged", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = events({ c: ev.custom("x"), f: instr.finished() });
+      expectObservable(cold("-c-f-|", values).pipe(textMessages())).toBe("-c-f-|", values);
+    });
+  });
+
+  it("passes a source error through", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-#", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hi") }));
+      expectObservable(source.pipe(textMessages())).toBe("---a-#", { a: instr.textDelta("m1", "Hi") });
+      expectSubscriptions(source.subscriptions).toBe("^----!");
+    });
+  });
+
+  it("errors when a downstream callback throws, and unsubscribes the source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-b-|", events({ S: ev.textStart("m1"), a: ev.text("m1", "ok"), b: ev.text("m1", "boom") }));
+      const result = source.pipe(
+        textMessages(),
+        map((element) => {
+          if ("kind" in element && element.kind === "item.delta" && element.item.text === "boom") throw new Error("boom");
+          return element;
+        }),
+      );
+      expectObservable(result).toBe("---a-#", { a: instr.textDelta("m1", "ok") }, new Error("boom"));
+      expectSubscriptions(source.subscriptions).toBe("^----!");
+    });
+  });
+
+  it("completes with an empty source", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("|").pipe(textMessages())).toBe("|");
+    });
+  });
+
+  it("stays silent with a never source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-");
+      expectObservable(source.pipe(textMessages())).toBe("-");
+      expectSubscriptions(source.subscriptions).toBe("^");
+    });
+  });
+
+  it("unsubscribes the source when unsubscribed early", () => {
+    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot("-S-a-b-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hel"), b: ev.text("m1", "lo"), E: ev.textEnd("m1") }));
+      const unsub = "     ^----!";
+      expectObservable(source.pipe(textMessages()), unsub).toBe("---a--", { a: instr.textDelta("m1", "Hel") });
+      expectSubscriptions(source.subscriptions).toBe("^----!");
+    });
+  });
+
+  it("stops a synchronous source when unsubscribed", () => {
+    const produced = producedBeforeUnsubscribe((index) => ev.text("m1", `${index}`) as AGUIEvent, textMessages(), 3);
+    expect(produced).toEqual([0, 1, 2]);
+  });
+});

@@ -1,0 +1,166 @@
+import { map, of } from "rxjs";
+import { MessageErrorState } from "../../src/carbon";
+import { AgUiRunError } from "../../src/errors";
+import type { PipelineElement } from "../../src/instructions";
+import { toStreamChunks } from "../../src/operators/toStreamChunks";
+import { carbon, ev, instr } from "../support/builders";
+import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+
+const R = "resp-1";
+const FAILED = MessageErrorState.FAILED_WHILE_STREAMING;
+const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+const streamed = elements({ a: instr.textDelta("m1", "Hel"), b: instr.textDelta("m1", "lo"), c: instr.textComplete("m1", "Hello") });
+
+describe("toStreamChunks", () => {
+  it("streams deltas, completes items and ends with one final response", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-a-b-c-t-|", { ...streamed, t: instr.finished() });
+      const expected = "   -p-q-C-(F|)";
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe(expected, {
+        p: carbon.partialText(R, "m1", "Hel"),
+        q: carbon.partialText(R, "m1", "lo"),
+        C: carbon.completeText(R, "m1", "Hello"),
+        F: carbon.final(R, [carbon.textItem("m1", "Hello")]),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^------!");
+    });
+  });
+
+  it("ends the turn when the source completes without turn.end, keeping open items as streamed", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-b-|", streamed);
+      expectObservable(source.pipe(toStreamChunks({ responseId: R, requestId: "req-9" }))).toBe("-p-q-(F|)", {
+        p: carbon.partialText(R, "m1", "Hel"),
+        q: carbon.partialText(R, "m1", "lo"),
+        F: carbon.final(R, [carbon.textItem("m1", "Hello")], { requestId: "req-9" }),
+      });
+    });
+  });
+
+  it("on stop, unsubscribes the source, marks open items stopped and sends the final response", () => {
+    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+      const source = cold("-a-b-----c-|", streamed);
+      const stop = hot("   -----x");
+      expectObservable(source.pipe(toStreamChunks({ responseId: R, stop }))).toBe("-p-q-(SF|)", {
+        p: carbon.partialText(R, "m1", "Hel"),
+        q: carbon.partialText(R, "m1", "lo"),
+        S: carbon.completeText(R, "m1", "Hello", true),
+        F: carbon.final(R, [carbon.textItem("m1", "Hello", true)]),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^----!");
+    });
+  });
+
+  it("never subscribes the source when the stop had already happened (a synchronous notifier)", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-a-|", streamed);
+      expectObservable(source.pipe(toStreamChunks({ responseId: R, stop: of("aborted") }))).toBe("(F|)", { F: carbon.final(R, []) });
+      expectSubscriptions(source.subscriptions).toBe([]);
+    });
+  });
+
+  it("treats turn.end stopped like a stop, leaving completed items as they were", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-c-d-s-|", { ...streamed, d: instr.textDelta("m2", "More"), s: instr.stopped() });
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-C-p-(SF|)", {
+        C: carbon.completeText(R, "m1", "Hello"),
+        p: carbon.partialText(R, "m2", "More"),
+        S: carbon.completeText(R, "m2", "More", true),
+        F: carbon.final(R, [carbon.textItem("m1", "Hello"), carbon.textItem("m2", "More", true)]),
+      });
+    });
+  });
+
+  it("on turn.end failed, sends the text so far marked failed-while-streaming, then errors", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const error = new AgUiRunError("model overloaded", "overloaded");
+      const source = cold("-a-e-b-|", { ...streamed, e: instr.failed(error) });
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe(
+        "-p-(F#)",
+        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel")], { errorState: FAILED }) },
+        error,
+      );
+    });
+  });
+
+  it("on failure before any output, sends an empty final response without an error state", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const error = new AgUiRunError("no quota");
+      expectObservable(cold("-e-|", { e: instr.failed(error) }).pipe(toStreamChunks({ responseId: R }))).toBe("-(F#)", { F: carbon.final(R, []) }, error);
+    });
+  });
+
+  it("on a source error, sends the final response first, then the error", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-a-#", streamed, new Error("socket hang up"));
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe(
+        "-p-(F#)",
+        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel")], { errorState: FAILED }) },
+        new Error("socket hang up"),
+      );
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("sends the final response when an upstream callback throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const throwing = map((element: PipelineElement) => {
+        if ("kind" in element && element.kind === "item.complete") throw new Error("bad operator");
+        return element;
+      });
+      const result = cold("-a-c-|", streamed).pipe(throwing, toStreamChunks({ responseId: R }));
+      expectObservable(result).toBe(
+        "-p-(F#)",
+        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel")], { errorState: FAILED }) },
+        new Error("bad operator"),
+      );
+    });
+  });
+
+  it("sends exactly one final response, ignoring anything after the end and events nobody mapped", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-x-t-a-t-|", elements({ x: ev.custom("noise"), t: instr.finished(), a: streamed.a }));
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("---(F|)", { F: carbon.final(R, []) });
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("draws a fresh response id for each subscription from a function", () => {
+    let drawn = 0;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const result = cold("|").pipe(toStreamChunks({ responseId: () => `r${++drawn}` }));
+      expectObservable(result).toBe("(F|)", { F: carbon.final("r1", []) });
+      expectObservable(result).toBe("(F|)", { F: carbon.final("r2", []) });
+    });
+  });
+
+  it("ends an empty source with an empty final response", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("|").pipe(toStreamChunks({ responseId: R }))).toBe("(F|)", { F: carbon.final(R, []) });
+    });
+  });
+
+  it("stays silent with a never source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-");
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-");
+      expectSubscriptions(source.subscriptions).toBe("^");
+    });
+  });
+
+  it("unsubscribes the source and the stop notifier when unsubscribed early", () => {
+    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot("-a-b-c-|", streamed);
+      const stop = hot("  --------x");
+      const unsub = "     ^--!";
+      expectObservable(source.pipe(toStreamChunks({ responseId: R, stop })), unsub).toBe("-p--", { p: carbon.partialText(R, "m1", "Hel") });
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+      expectSubscriptions(stop.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("stops a synchronous source when unsubscribed", () => {
+    const produced = producedBeforeUnsubscribe((index) => instr.textDelta(`m${index}`, "x"), toStreamChunks({ responseId: R }), 3);
+    expect(produced).toEqual([0, 1, 2]);
+  });
+});

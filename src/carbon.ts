@@ -1,0 +1,102 @@
+/**
+ * The Carbon AI Chat (1.9.1) shapes this library emits and accepts, written
+ * out structurally so that neither our published types nor our runtime need
+ * `@carbon/ai-chat`: the host app owns its Carbon version.
+ * `spec/carbon.spec.ts` checks them against the real `@carbon/ai-chat` types.
+ */
+
+/** `streaming_metadata` of one item; Carbon keys items by `${response_id}-${id}`. */
+export interface CarbonItemStreamingMetadata {
+  id: string;
+  /** Shows Carbon's stop button while the item streams. */
+  cancellable?: boolean;
+  /** Shows "Response stopped" under the item. */
+  stream_stopped?: boolean;
+}
+
+/** A Carbon `text` item (markdown). */
+export interface CarbonTextItem {
+  response_type: "text";
+  text: string;
+  streaming_metadata?: CarbonItemStreamingMetadata;
+}
+
+/**
+ * Any Carbon generic item. `response_type` is Carbon's `MessageResponseTypes`
+ * string enum; we emit its runtime values as plain strings.
+ */
+export interface CarbonItem {
+  response_type: string;
+  streaming_metadata?: CarbonItemStreamingMetadata;
+  [field: string]: unknown;
+}
+
+/** The piece of an item that a `partial_item` chunk carries; `text` is a delta. */
+export type CarbonItemDelta = Partial<CarbonItem> & { response_type: string };
+
+/** Carbon's `MessageErrorState` numeric enum, the values we use. */
+export const MessageErrorState = {
+  /** "This message was not completed. Please try again." */
+  FAILED_WHILE_STREAMING: 3,
+} as const;
+
+/** The whole message, sent once at the end of a streamed turn. */
+export interface CarbonMessageResponse {
+  /** Equals `streaming_metadata.response_id` of the turn's chunks. */
+  id: string;
+  request_id?: string;
+  output: { generic: CarbonItem[] };
+  history?: { error_state?: number };
+}
+
+interface ChunkStreamingMetadata {
+  streaming_metadata: { response_id: string };
+}
+
+export interface CarbonPartialItemChunk extends ChunkStreamingMetadata {
+  partial_item: CarbonItemDelta;
+}
+
+export interface CarbonCompleteItemChunk extends ChunkStreamingMetadata {
+  complete_item: CarbonItem;
+}
+
+export interface CarbonFinalResponseChunk {
+  final_response: CarbonMessageResponse;
+}
+
+/** What `instance.messaging.addMessageChunk` takes. */
+export type CarbonStreamChunk = CarbonPartialItemChunk | CarbonCompleteItemChunk | CarbonFinalResponseChunk;
+
+/** The reasons Carbon gives when it aborts a `customSendMessage` signal. */
+export const CancellationReason = {
+  STOP_STREAMING: "Stop streaming",
+  CONVERSATION_RESTARTED: "Conversation restarted",
+  TIMEOUT: "Request timeout",
+} as const;
+
+/** The part of Carbon's `MessageRequest` the adapter reads. */
+export interface CarbonMessageRequest {
+  id?: string;
+  input: { text?: string };
+  history?: { is_welcome_request?: boolean };
+}
+
+/** The part of Carbon's `CustomSendMessageOptions` the adapter reads. */
+export interface CarbonSendMessageOptions {
+  signal: AbortSignal;
+}
+
+/** The part of Carbon's `ChatInstance` the adapter writes to. */
+export interface CarbonChatInstance {
+  messaging: {
+    addMessageChunk(chunk: CarbonStreamChunk): Promise<void> | void;
+  };
+}
+
+/** Carbon's `messaging.customSendMessage`. */
+export type CustomSendMessage = (
+  request: CarbonMessageRequest,
+  options: CarbonSendMessageOptions,
+  instance: CarbonChatInstance,
+) => Promise<void>;

@@ -1,0 +1,65 @@
+/**
+ * Every error this library raises extends CarbonAgUiError. Each serializes to
+ * JSON with its name, message and details, because Carbon AI Chat reports a
+ * rejected customSendMessage with JSON.stringify, where a plain Error is "{}".
+ */
+export class CarbonAgUiError extends Error {
+  override readonly name: string = "CarbonAgUiError";
+
+  toJSON(): Record<string, unknown> {
+    return { ...Object.fromEntries(Object.entries(this)), name: this.name, message: this.message };
+  }
+}
+
+/** The agent ended its run with RUN_ERROR. */
+export class AgUiRunError extends CarbonAgUiError {
+  override readonly name = "AgUiRunError";
+  constructor(
+    message: string,
+    /** The `code` of the RUN_ERROR event, when it had one. */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The event stream broke a rule of the AG-UI protocol (for example content for a message that never started). */
+export class AgUiProtocolError extends CarbonAgUiError {
+  override readonly name = "AgUiProtocolError";
+  constructor(
+    message: string,
+    /** The type of the event that broke the rule; absent when the stream ended too early. */
+    readonly eventType?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The agent endpoint answered with a status other than 2xx. */
+export class AgUiHttpError extends CarbonAgUiError {
+  override readonly name = "AgUiHttpError";
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    /** The start of the response body (at most 4 KiB), to help tell what went wrong. */
+    readonly body: string,
+  ) {
+    super(`The agent endpoint answered ${status}${statusText ? ` ${statusText}` : ""}${body ? `: ${body}` : ""}`);
+  }
+}
+
+/** The agent endpoint could not be reached, or the connection broke while the stream was being read. */
+export class AgUiConnectionError extends CarbonAgUiError {
+  override readonly name = "AgUiConnectionError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** One server-sent event grew past the configured size limit before it ended. */
+export class SseFrameTooLargeError extends CarbonAgUiError {
+  override readonly name = "SseFrameTooLargeError";
+  constructor(readonly limitBytes: number) {
+    super(`A server-sent event exceeded ${limitBytes} bytes without ending`);
+  }
+}

@@ -1,0 +1,54 @@
+export { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
+export { expandChunks } from "./operators/expandChunks";
+export { verifySequence } from "./operators/verifySequence";
+export { textMessages } from "./operators/textMessages";
+export { runOutcome } from "./operators/runOutcome";
+export { trackHistory } from "./operators/trackHistory";
+export { toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
+
+export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions } from "./adapter";
+export { Conversation, type ConversationInit } from "./conversation";
+
+export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
+export { fromAgent, type AgUiAgent } from "./runners/fromAgent";
+export { fromObservable } from "./runners/fromObservable";
+export type { RunAgent, RunAgentOptions } from "./runners/runAgent";
+
+export {
+  AgUiConnectionError,
+  AgUiHttpError,
+  AgUiProtocolError,
+  AgUiRunError,
+  CarbonAgUiError,
+  SseFrameTooLargeError,
+} from "./errors";
+
+export {
+  isAgUiEvent,
+  isEventOfType,
+  type AgUiEvent,
+  type CarbonInstruction,
+  type HistoryMessageInstruction,
+  type ItemCompleteInstruction,
+  type ItemDeltaInstruction,
+  type PipelineElement,
+  type TurnEndInstruction,
+} from "./instructions";
+
+export {
+  CancellationReason,
+  MessageErrorState,
+  type CarbonChatInstance,
+  type CarbonCompleteItemChunk,
+  type CarbonFinalResponseChunk,
+  type CarbonItem,
+  type CarbonItemDelta,
+  type CarbonItemStreamingMetadata,
+  type CarbonMessageRequest,
+  type CarbonMessageResponse,
+  type CarbonPartialItemChunk,
+  type CarbonSendMessageOptions,
+  type CarbonStreamChunk,
+  type CarbonTextItem,
+  type CustomSendMessage,
+} from "./carbon";

@@ -1,0 +1,42 @@
+import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
+import { tap, type MonoTypeOperatorFunction, type Observable, type OperatorFunction } from "rxjs";
+import type { CarbonStreamChunk } from "../carbon";
+import type { Conversation } from "../conversation";
+import type { PipelineElement } from "../instructions";
+import { expandChunks } from "./expandChunks";
+import { runOutcome } from "./runOutcome";
+import { textMessages } from "./textMessages";
+import { toStreamChunks, type ToStreamChunksOptions } from "./toStreamChunks";
+import { trackHistory } from "./trackHistory";
+import { verifySequence } from "./verifySequence";
+
+export interface AgUiToCarbonOptions extends ToStreamChunksOptions {
+  /** Where the turn's messages are recorded for the next run. Without one, history is not kept. */
+  conversation?: Conversation;
+  /** Sees every event after chunk expansion and sequence checks, before any mapping. A throw fails the turn. */
+  onEvent?: (event: AGUIEvent) => void;
+  /** Your own operators, run in order on the checked events before the built-in mappings. */
+  operators?: readonly MonoTypeOperatorFunction<PipelineElement>[];
+}
+
+/**
+ * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
+ *
+ * `expandChunks → verifySequence → onEvent → …operators → textMessages → runOutcome → trackHistory → toStreamChunks`
+ *
+ * ```
+ * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
+ * result: --------p--q--c--(f|)  p, q: partial_item deltas; c: complete_item "Hello"; f: final_response
+ * ```
+ */
+export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
+  const { conversation, onEvent, operators = [] } = options;
+  return (source) => {
+    const checked = source.pipe(expandChunks(), verifySequence());
+    let elements: Observable<PipelineElement> = onEvent ? checked.pipe(tap(onEvent)) : checked;
+    for (const operator of operators) elements = elements.pipe(operator);
+    elements = elements.pipe(textMessages(), runOutcome());
+    if (conversation) elements = elements.pipe(trackHistory(conversation));
+    return elements.pipe(toStreamChunks(options));
+  };
+}

@@ -1,0 +1,29 @@
+import { EventType } from "@ag-ui/core";
+import { map, type MonoTypeOperatorFunction } from "rxjs";
+import { AgUiRunError } from "../errors";
+import type { PipelineElement } from "../instructions";
+
+/**
+ * Maps the end of the run to the end of the Carbon turn: RUN_FINISHED becomes
+ * `turn.end` `finished` (or `stopped` when its outcome is `cancelled`), and
+ * RUN_ERROR becomes `turn.end` `failed` with an `AgUiRunError` carrying the
+ * event's message and code.
+ *
+ * ```
+ * source: --a--F--|    F: RUN_FINISHED
+ * result: --a--t--|    t: { kind: "turn.end", how: "finished" }
+ * ```
+ */
+export function runOutcome(): MonoTypeOperatorFunction<PipelineElement> {
+  return map((element): PipelineElement => {
+    if (!("type" in element)) return element;
+    switch (element.type) {
+      case EventType.RUN_FINISHED:
+        return { kind: "turn.end", how: element.outcome?.type === "cancelled" ? "stopped" : "finished" };
+      case EventType.RUN_ERROR:
+        return { kind: "turn.end", how: "failed", error: new AgUiRunError(element.message, element.code) };
+      default:
+        return element;
+    }
+  });
+}

@@ -1,0 +1,78 @@
+import { EventType, type Message, type TextMessageStartEvent } from "@ag-ui/core";
+import type { MonoTypeOperatorFunction } from "rxjs";
+import type { PipelineElement } from "../instructions";
+import { createOperator } from "../internal/operator";
+
+interface OpenMessage {
+  role: NonNullable<TextMessageStartEvent["role"]>;
+  name?: string;
+  text: string;
+}
+
+/**
+ * Maps text messages to Carbon text items. Every non-empty
+ * TEXT_MESSAGE_CONTENT of an assistant message becomes an `item.delta`; its
+ * TEXT_MESSAGE_END becomes an `item.complete` with the whole text and a
+ * `history.message`. The item id is the message id. Messages of other roles
+ * (user, system, developer) go to the history only; empty messages nowhere.
+ *
+ * ```
+ * source: --S--a--b--E--|     S: START m1; a, b: CONTENT "Hel" / "lo"; E: END m1
+ * result: -----d--e--(ch)|    d, e: item.delta "Hel" / "lo"; c: item.complete "Hello"; h: history.message
+ * ```
+ */
+export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
+  return createOperator<PipelineElement, PipelineElement>((out) => {
+    const open = new Map<string, OpenMessage>();
+
+    const opened = (messageId: string) => {
+      let message = open.get(messageId);
+      if (!message) {
+        // Content for a message never started (only without verifySequence): take it as an assistant message.
+        message = { role: "assistant", text: "" };
+        open.set(messageId, message);
+      }
+      return message;
+    };
+
+    return {
+      next(element) {
+        if (!("type" in element)) return out.next(element);
+        switch (element.type) {
+          case EventType.TEXT_MESSAGE_START:
+            open.set(element.messageId, {
+              role: element.role ?? "assistant",
+              text: "",
+              ...(element.name !== undefined && { name: element.name }),
+            });
+            return;
+          case EventType.TEXT_MESSAGE_CONTENT: {
+            const message = opened(element.messageId);
+            if (element.delta === "") return;
+            message.text += element.delta;
+            if (message.role === "assistant") {
+              out.next({ kind: "item.delta", itemId: element.messageId, item: { response_type: "text", text: element.delta } });
+            }
+            return;
+          }
+          case EventType.TEXT_MESSAGE_END: {
+            const message = opened(element.messageId);
+            open.delete(element.messageId);
+            if (message.text === "") return;
+            if (message.role === "assistant") {
+              out.next({ kind: "item.complete", itemId: element.messageId, item: { response_type: "text", text: message.text } });
+            }
+            out.next({ kind: "history.message", message: historyMessage(element.messageId, message) });
+            return;
+          }
+          default:
+            out.next(element);
+        }
+      },
+    };
+  });
+}
+
+function historyMessage(id: string, { role, name, text }: OpenMessage): Message {
+  return { id, role, content: text, ...(name !== undefined && { name }) } as Message;
+}

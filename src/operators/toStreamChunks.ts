@@ -1,0 +1,122 @@
+import { defer, from, takeUntil, tap, type ObservableInput, type OperatorFunction } from "rxjs";
+import {
+  MessageErrorState,
+  type CarbonItem,
+  type CarbonItemDelta,
+  type CarbonMessageResponse,
+  type CarbonStreamChunk,
+} from "../carbon";
+import type { PipelineElement, TurnEndInstruction } from "../instructions";
+import { randomId } from "../internal/ids";
+import { createOperator } from "../internal/operator";
+
+export interface ToStreamChunksOptions {
+  /** The Carbon response id of the turn. Default: a fresh random id for each subscription. */
+  responseId?: string | (() => string);
+  /** Carbon's request id, copied to the final response's `request_id`. */
+  requestId?: string;
+  /**
+   * When this emits, the turn stops: the source is unsubscribed (which aborts
+   * its HTTP request), open items are completed with `stream_stopped: true`,
+   * and the final response goes out.
+   */
+  stop?: ObservableInput<unknown>;
+}
+
+/** Carbon joins the `text` of partial items of these types; other fields are replaced. */
+const JOINED_TEXT_TYPES = new Set(["text", "conversational_search"]);
+
+interface ItemState {
+  item: CarbonItem;
+  /** Still streaming; the item object is ours to extend until it completes. */
+  open: boolean;
+}
+
+/**
+ * Turns instructions into Carbon stream chunks, and is the one place that ends
+ * a Carbon turn: every way the turn can end emits exactly one
+ * `final_response` (id = the response id) holding every item so far.
+ *
+ * - `turn.end` finished, or the source completes: the final response, then complete.
+ * - `turn.end` stopped, or `stop` emits: each open item as a `complete_item`
+ *   with `stream_stopped: true`, the final response, then complete.
+ * - `turn.end` failed, or the source errors: the final response (with
+ *   `history.error_state: 3` when it has items), then the error.
+ *
+ * Events that no operator mapped are ignored.
+ *
+ * ```
+ * source: --d--d--c--t|      d: item.delta; c: item.complete; t: turn.end finished
+ * result: --p--p--C--(F|)    p: partial_item; C: complete_item; F: final_response
+ * ```
+ */
+export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFunction<PipelineElement, CarbonStreamChunk> {
+  const { stop, requestId } = options;
+  return (source) =>
+    defer(() => {
+      let stopRequested = false;
+      // takeUntil subscribes the notifier first: a stop that already happened ends the turn before the source starts.
+      const elements = stop ? source.pipe(takeUntil(from(stop).pipe(tap(() => (stopRequested = true))))) : source;
+      return elements.pipe(
+      createOperator<PipelineElement, CarbonStreamChunk>((out) => {
+        const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
+        const chunkMetadata = { response_id: responseId };
+        const items = new Map<string, ItemState>();
+
+        const emitFinal = (how: TurnEndInstruction["how"]) => {
+          if (how === "stopped") {
+            for (const [id, state] of items) {
+              if (!state.open) continue;
+              const stopped = { ...state.item, streaming_metadata: { id, stream_stopped: true } };
+              items.set(id, { item: stopped, open: false });
+              out.next({ complete_item: stopped, streaming_metadata: chunkMetadata });
+            }
+          }
+          const generic = Array.from(items.values(), (state) => state.item);
+          const response: CarbonMessageResponse = {
+            id: responseId,
+            ...(requestId !== undefined && { request_id: requestId }),
+            output: { generic },
+            ...(how === "failed" && generic.length > 0 && { history: { error_state: MessageErrorState.FAILED_WHILE_STREAMING } }),
+          };
+          out.next({ final_response: response });
+        };
+
+        const addDelta = (itemId: string, delta: CarbonItemDelta) => {
+          const state = items.get(itemId);
+          if (state?.open) {
+            const joined = JOINED_TEXT_TYPES.has(delta.response_type) && typeof delta.text === "string";
+            const text = joined ? `${(state.item.text as string | undefined) ?? ""}${delta.text as string}` : undefined;
+            Object.assign(state.item, delta, joined && { text });
+          } else {
+            items.set(itemId, { item: { ...delta, streaming_metadata: { id: itemId } }, open: true });
+          }
+          out.next({
+            partial_item: { ...delta, streaming_metadata: { id: itemId, cancellable: true } },
+            streaming_metadata: chunkMetadata,
+          });
+        };
+
+        return {
+          next(element) {
+            if ("type" in element) return;
+            switch (element.kind) {
+              case "item.delta":
+                return addDelta(element.itemId, element.item);
+              case "item.complete": {
+                const item = { ...element.item, streaming_metadata: { ...element.item.streaming_metadata, id: element.itemId } };
+                items.set(element.itemId, { item, open: false });
+                return out.next({ complete_item: item, streaming_metadata: chunkMetadata });
+              }
+              case "turn.end":
+                emitFinal(element.how);
+                return element.how === "failed" ? out.error(element.error) : out.complete();
+            }
+          },
+          complete: () => emitFinal(stopRequested ? "stopped" : "finished"),
+          error: () => emitFinal("failed"),
+        };
+      }),
+    );
+    });
+}

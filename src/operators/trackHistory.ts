@@ -1,0 +1,18 @@
+import { tap, type MonoTypeOperatorFunction } from "rxjs";
+import type { Conversation } from "../conversation";
+import type { PipelineElement } from "../instructions";
+
+/**
+ * Records every `history.message` in the conversation, so the next run sends
+ * it to the agent. Passes everything through unchanged.
+ *
+ * ```
+ * source: --h--a--|    h: history.message (recorded in the conversation)
+ * result: --h--a--|
+ * ```
+ */
+export function trackHistory(conversation: Conversation): MonoTypeOperatorFunction<PipelineElement> {
+  return tap((element) => {
+    if ("kind" in element && element.kind === "history.message") conversation.upsertMessage(element.message);
+  });
+}

@@ -1,0 +1,116 @@
+import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
+import { createParser } from "eventsource-parser";
+import { Observable } from "rxjs";
+import { AgUiConnectionError, AgUiHttpError, SseFrameTooLargeError } from "../errors";
+import type { RunAgent } from "./runAgent";
+
+export interface SseRunnerOptions {
+  /** The AG-UI endpoint; each run POSTs its `RunAgentInput` here. */
+  url: string | URL;
+  /** Extra request headers, or a function (may be async) that makes them for each run, e.g. to refresh a token. */
+  headers?: Record<string, string> | ((input: RunAgentInput) => Record<string, string> | Promise<Record<string, string>>);
+  /** Your own `fetch` (a proxy, a test double, a polyfill). Default: the global one. */
+  fetch?: typeof fetch;
+  /**
+   * Called with a `data:` payload that is not a JSON object; the event is
+   * skipped and the stream goes on. Default: `console.warn`.
+   */
+  onParseError?: (raw: string, error: unknown) => void;
+  /** Largest size of one event, in bytes, before the run fails with `SseFrameTooLargeError`. Default 16 MiB. */
+  maxFrameBytes?: number;
+}
+
+const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+const ERROR_BODY_PREVIEW_CHARS = 4096;
+
+/**
+ * A `RunAgent` that POSTs the run input to an AG-UI endpoint and streams back
+ * its server-sent events, parsed by `eventsource-parser` (LF, CRLF and CR
+ * framing, comments and keep-alives, lines split across network chunks).
+ * The request starts on subscription; unsubscribing, or aborting `signal`,
+ * aborts it and cancels the body.
+ */
+export function createSseRunner(options: SseRunnerOptions): RunAgent {
+  const {
+    url,
+    headers,
+    fetch: fetchImpl = globalThis.fetch,
+    onParseError = (raw, error) => console.warn("carbon-agui-rx: skipped an SSE event that is not a JSON object", { raw, error }),
+    maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
+  } = options;
+
+  return (input, { signal }) =>
+    new Observable<BaseEvent>((subscriber) => {
+      const controller = new AbortController();
+      const abort = () => controller.abort(signal.reason);
+      if (signal.aborted) abort();
+      else signal.addEventListener("abort", abort, { once: true });
+      let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+
+      const stream = async () => {
+        const extraHeaders = typeof headers === "function" ? await headers(input) : headers;
+        let response: Response;
+        try {
+          response = await fetchImpl(url, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "text/event-stream", ...extraHeaders },
+            body: JSON.stringify(input),
+            signal: controller.signal,
+          });
+        } catch (error) {
+          throw controller.signal.aborted ? error : new AgUiConnectionError(`Could not reach the agent at ${url}`, { cause: error });
+        }
+        if (!response.ok) {
+          const body = await response.text().catch(() => "");
+          throw new AgUiHttpError(response.status, response.statusText, body.slice(0, ERROR_BODY_PREVIEW_CHARS));
+        }
+        if (!response.body) throw new AgUiConnectionError(`The agent at ${url} answered without a body`);
+
+        let bytesSinceLastEvent = 0;
+        const parser = createParser({
+          onEvent: ({ data }) => {
+            bytesSinceLastEvent = 0;
+            let event: unknown;
+            try {
+              event = JSON.parse(data);
+            } catch (error) {
+              return onParseError(data, error);
+            }
+            if (typeof event !== "object" || event === null || typeof (event as BaseEvent).type !== "string") {
+              return onParseError(data, new TypeError("An AG-UI event must be a JSON object with a string `type`"));
+            }
+            subscriber.next(event as BaseEvent);
+          },
+          onComment: () => {
+            bytesSinceLastEvent = 0;
+          },
+        });
+        const decoder = new TextDecoder();
+        reader = response.body.getReader();
+        for (;;) {
+          let chunk: ReadableStreamReadResult<Uint8Array>;
+          try {
+            chunk = await reader.read();
+          } catch (error) {
+            throw controller.signal.aborted ? error : new AgUiConnectionError(`The connection to ${url} broke mid-stream`, { cause: error });
+          }
+          if (chunk.done) break;
+          // Counted per network chunk: an event is caught at most one chunk past the limit.
+          bytesSinceLastEvent += chunk.value.byteLength;
+          if (bytesSinceLastEvent > maxFrameBytes) throw new SseFrameTooLargeError(maxFrameBytes);
+          parser.feed(decoder.decode(chunk.value, { stream: true }));
+          if (subscriber.closed) return;
+        }
+        parser.feed(decoder.decode());
+        subscriber.complete();
+      };
+
+      stream().catch((error: unknown) => subscriber.error(error));
+
+      return () => {
+        signal.removeEventListener("abort", abort);
+        controller.abort();
+        reader?.cancel().catch(() => undefined);
+      };
+    });
+}

@@ -1,0 +1,14 @@
+import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
+import type { ObservableInput } from "rxjs";
+
+export interface RunAgentOptions {
+  /** Aborted when the turn no longer needs the run: stop, restart, or the turn has ended. */
+  signal: AbortSignal;
+}
+
+/**
+ * Starts one agent run: any rxjs `ObservableInput` of AG-UI events (an
+ * Observable, an AsyncIterable, …). It should start its work on subscription
+ * and stop it when unsubscribed or when `signal` aborts.
+ */
+export type RunAgent = (input: RunAgentInput, options: RunAgentOptions) => ObservableInput<BaseEvent>;
