@@ -6,6 +6,8 @@ const config: Config = {
   testMatch: ["**/*.spec.ts"],
   // Type-checking is `npm run typecheck`'s job; ts-jest only transpiles (tsconfig's isolatedModules).
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: { module: "commonjs", moduleResolution: "node10" } }] },
+  // Examples import the package by its public name; tests run them against the source.
+  moduleNameMapper: { "^carbon-agui-rx$": "<rootDir>/src/index.ts" },
   testTimeout: 15_000,
 };
 

@@ -124,13 +124,13 @@ describe("expandChunks", () => {
 
   it("completes with an empty source", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("|").pipe(expandChunks())).toBe("|");
+      expectObservable(cold<BaseEvent>("|").pipe(expandChunks())).toBe("|");
     });
   });
 
   it("stays silent with a never source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-");
+      const source = cold<BaseEvent>("-");
       expectObservable(source.pipe(expandChunks())).toBe("-");
       expectSubscriptions(source.subscriptions).toBe("^");
     });

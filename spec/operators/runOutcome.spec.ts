@@ -58,13 +58,13 @@ describe("runOutcome", () => {
 
   it("completes with an empty source", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("|").pipe(runOutcome())).toBe("|");
+      expectObservable(cold<PipelineElement>("|").pipe(runOutcome())).toBe("|");
     });
   });
 
   it("stays silent with a never source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-");
+      const source = cold<PipelineElement>("-");
       expectObservable(source.pipe(runOutcome())).toBe("-");
       expectSubscriptions(source.subscriptions).toBe("^");
     });

@@ -86,13 +86,13 @@ describe("textMessages", () => {
 
   it("completes with an empty source", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("|").pipe(textMessages())).toBe("|");
+      expectObservable(cold<PipelineElement>("|").pipe(textMessages())).toBe("|");
     });
   });
 
   it("stays silent with a never source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-");
+      const source = cold<PipelineElement>("-");
       expectObservable(source.pipe(textMessages())).toBe("-");
       expectSubscriptions(source.subscriptions).toBe("^");
     });

@@ -128,7 +128,7 @@ describe("toStreamChunks", () => {
   it("draws a fresh response id for each subscription from a function", () => {
     let drawn = 0;
     testScheduler().run(({ cold, expectObservable }) => {
-      const result = cold("|").pipe(toStreamChunks({ responseId: () => `r${++drawn}` }));
+      const result = cold<PipelineElement>("|").pipe(toStreamChunks({ responseId: () => `r${++drawn}` }));
       expectObservable(result).toBe("(F|)", { F: carbon.final("r1", []) });
       expectObservable(result).toBe("(F|)", { F: carbon.final("r2", []) });
     });
@@ -136,13 +136,13 @@ describe("toStreamChunks", () => {
 
   it("ends an empty source with an empty final response", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("|").pipe(toStreamChunks({ responseId: R }))).toBe("(F|)", { F: carbon.final(R, []) });
+      expectObservable(cold<PipelineElement>("|").pipe(toStreamChunks({ responseId: R }))).toBe("(F|)", { F: carbon.final(R, []) });
     });
   });
 
   it("stays silent with a never source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-");
+      const source = cold<PipelineElement>("-");
       expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-");
       expectSubscriptions(source.subscriptions).toBe("^");
     });

@@ -56,13 +56,13 @@ describe("trackHistory", () => {
 
   it("completes with an empty source", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("|").pipe(trackHistory(new Conversation()))).toBe("|");
+      expectObservable(cold<PipelineElement>("|").pipe(trackHistory(new Conversation()))).toBe("|");
     });
   });
 
   it("stays silent with a never source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-");
+      const source = cold<PipelineElement>("-");
       expectObservable(source.pipe(trackHistory(new Conversation()))).toBe("-");
       expectSubscriptions(source.subscriptions).toBe("^");
     });

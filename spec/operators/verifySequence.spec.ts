@@ -101,13 +101,13 @@ describe("verifySequence", () => {
 
   it("completes with an empty source", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("|").pipe(verifySequence())).toBe("|");
+      expectObservable(cold<AGUIEvent>("|").pipe(verifySequence())).toBe("|");
     });
   });
 
   it("stays silent with a never source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-");
+      const source = cold<AGUIEvent>("-");
       expectObservable(source.pipe(verifySequence())).toBe("-");
       expectSubscriptions(source.subscriptions).toBe("^");
     });

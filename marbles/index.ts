@@ -1,0 +1,10 @@
+import type { MarbleScenario } from "./scenario";
+import cutStream from "./cut-stream";
+import protocolViolation from "./protocol-violation";
+import runErrorMidway from "./run-error-midway";
+import stoppedByUser from "./stopped-by-user";
+import streamedText from "./streamed-text";
+import textChunks from "./text-chunks";
+
+/** Every scenario; `spec/marbles.spec.ts` runs them all. */
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, runErrorMidway, stoppedByUser, cutStream, protocolViolation];

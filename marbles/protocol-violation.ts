@@ -1,0 +1,18 @@
+import { EventType } from "@ag-ui/core";
+import { AgUiProtocolError } from "../src/errors";
+import { carbon, ev } from "../spec/support/builders";
+import type { MarbleScenario } from "./scenario";
+
+export default {
+  name: "content for a message that never started ends the turn with a protocol error",
+  covers: [EventType.TEXT_MESSAGE_CONTENT],
+  events: {
+    marble: "R-a-F|",
+    values: { R: ev.runStarted(), a: ev.text("ghost", "boo"), F: ev.runFinished() },
+  },
+  chunks: {
+    marble: "--(f#)",
+    values: { f: carbon.final("r1", []) },
+    error: new AgUiProtocolError("TEXT_MESSAGE_CONTENT: no open text message 'ghost'", "TEXT_MESSAGE_CONTENT"),
+  },
+} satisfies MarbleScenario;

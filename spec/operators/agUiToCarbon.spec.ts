@@ -1,0 +1,126 @@
+import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
+import { map } from "rxjs";
+import { redactEmails } from "../../examples/operators/redactEmails";
+import { MessageErrorState } from "../../src/carbon";
+import { Conversation } from "../../src/conversation";
+import type { PipelineElement } from "../../src/instructions";
+import { agUiToCarbon } from "../../src/operators/agUiToCarbon";
+import { carbon, ev } from "../support/builders";
+import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+
+const FAILED = MessageErrorState.FAILED_WHILE_STREAMING;
+const turn = { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "Hi there"), E: ev.textEnd("m1"), F: ev.runFinished() };
+
+describe("agUiToCarbon", () => {
+  it("turns a run into Carbon chunks and records the answer in the conversation", () => {
+    const conversation = new Conversation();
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("R-S-a-E-F-|", turn);
+      const expected = "   ----p-C-(f|)";
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", conversation }))).toBe(expected, {
+        p: carbon.partialText("r1", "m1", "Hi there"),
+        C: carbon.completeText("r1", "m1", "Hi there"),
+        f: carbon.final("r1", [carbon.textItem("m1", "Hi there")]),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^-------!");
+    });
+    expect(conversation.messages).toEqual([{ id: "m1", role: "assistant", content: "Hi there" }]);
+  });
+
+  it("runs user operators on the events before mapping (the documented redaction example)", () => {
+    const conversation = new Conversation();
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("R-S-a-E-F-|", { ...turn, a: ev.text("m1", "mail ada@example.com") });
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", conversation, operators: [redactEmails()] }))).toBe("----p-C-(f|)", {
+        p: carbon.partialText("r1", "m1", "mail [email]"),
+        C: carbon.completeText("r1", "m1", "mail [email]"),
+        f: carbon.final("r1", [carbon.textItem("m1", "mail [email]")]),
+      });
+    });
+    expect(conversation.messages[0]?.content).toBe("mail [email]");
+  });
+
+  it("shows every event to onEvent, chunks already expanded", () => {
+    const seen: string[] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("R-c-F-|", { R: ev.runStarted(), c: ev.textChunk({ messageId: "m1", delta: "x" }), F: ev.runFinished() });
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", onEvent: (event) => seen.push(event.type) }))).toBe("--p-(Cf|)", {
+        p: carbon.partialText("r1", "m1", "x"),
+        C: carbon.completeText("r1", "m1", "x"),
+        f: carbon.final("r1", [carbon.textItem("m1", "x")]),
+      });
+    });
+    expect(seen).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+  });
+
+  it("sends the final response, then the error, when the source errors", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("R-S-a-#", turn, new Error("connection reset"));
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1" }))).toBe(
+        "----p-(f#)",
+        { p: carbon.partialText("r1", "m1", "Hi there"), f: carbon.final("r1", [carbon.textItem("m1", "Hi there")], { errorState: FAILED }) },
+        new Error("connection reset"),
+      );
+      expectSubscriptions(source.subscriptions).toBe("^-----!");
+    });
+  });
+
+  it("sends the final response, then the error, when onEvent throws", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("R-S-a-E-F-|", turn);
+      const onEvent = (event: AGUIEvent) => {
+        if (event.type === "TEXT_MESSAGE_END") throw new Error("host bug");
+      };
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", onEvent }))).toBe(
+        "----p-(f#)",
+        { p: carbon.partialText("r1", "m1", "Hi there"), f: carbon.final("r1", [carbon.textItem("m1", "Hi there")], { errorState: FAILED }) },
+        new Error("host bug"),
+      );
+      expectSubscriptions(source.subscriptions).toBe("^-----!");
+    });
+  });
+
+  it("sends the final response, then the error, when a user operator throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const failing = map((element: PipelineElement): PipelineElement => {
+        if ("type" in element && element.type === "TEXT_MESSAGE_START") throw new Error("operator bug");
+        return element;
+      });
+      expectObservable(cold("R-S-a-|", turn).pipe(agUiToCarbon({ responseId: "r1", operators: [failing] }))).toBe(
+        "--(f#)",
+        { f: carbon.final("r1", []) },
+        new Error("operator bug"),
+      );
+    });
+  });
+
+  it("ends an empty source with an empty final response", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold<BaseEvent>("|").pipe(agUiToCarbon({ responseId: "r1" }))).toBe("(f|)", { f: carbon.final("r1", []) });
+    });
+  });
+
+  it("stays silent with a never source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold<BaseEvent>("-");
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1" }))).toBe("-");
+      expectSubscriptions(source.subscriptions).toBe("^");
+    });
+  });
+
+  it("unsubscribes the source when unsubscribed early", () => {
+    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot("R-S-a-E-F-|", turn);
+      const unsub = "     ^---!";
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1" })), unsub).toBe("-----");
+      expectSubscriptions(source.subscriptions).toBe(unsub);
+    });
+  });
+
+  it("stops a synchronous source when unsubscribed", () => {
+    const event = (index: number) => (index === 0 ? ev.runStarted() : ev.text("m1", `${index}`));
+    const withStart = (index: number) => (index === 1 ? ev.textStart("m1") : event(index));
+    // Index 0 starts the run and 1 the message; each later index yields one chunk.
+    expect(producedBeforeUnsubscribe(withStart, agUiToCarbon({ responseId: "r1" }), 3)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
