@@ -19,7 +19,9 @@ export function fromAgent(agent: AgUiAgent): RunAgent {
   return (input, { signal }) =>
     defer(() => {
       const controller = new AbortController();
-      const abort = () => controller.abort(signal.reason);
+      // No reason: HttpAgent rethrows a body-cancel reason not named AbortError as an unhandled rejection,
+      // and Carbon's reasons are plain strings. The default reason is an AbortError.
+      const abort = () => controller.abort();
       if (signal.aborted) abort();
       else signal.addEventListener("abort", abort, { once: true });
       agent.abortController = controller;

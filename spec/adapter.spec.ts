@@ -1,0 +1,181 @@
+import { EventType, type BaseEvent } from "@ag-ui/core";
+import { HttpAgent } from "@ag-ui/client";
+import { Observable, throwError } from "rxjs";
+import { startAgentServer, type AgentScript, type AgentServer, type SseResponse } from "../examples/support/agentServer";
+import { RecordingCarbon } from "../examples/support/recordingCarbon";
+import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
+import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
+import { AgUiRunError } from "../src/errors";
+import { createSseRunner } from "../src/runners/createSseRunner";
+import { fromAgent } from "../src/runners/fromAgent";
+import { ev } from "./support/builders";
+import { waitUntil } from "./support/runs";
+
+const say = (sse: SseResponse, text: string, messageId = "a1") => {
+  sse.send(ev.runStarted());
+  sse.send(ev.textStart(messageId));
+  for (const word of text.split(/(?<= )/)) sse.send(ev.text(messageId, word));
+  sse.send(ev.textEnd(messageId));
+  sse.send(ev.runFinished());
+  sse.end();
+};
+
+const request = (text: string, id = `u-${text}`) => ({ id, input: { text }, history: {} });
+const options = (signal = new AbortController().signal) => ({ signal, silent: false });
+const finals = (carbon: RecordingCarbon) => carbon.chunks.filter((chunk): chunk is Extract<CarbonStreamChunk, { final_response: unknown }> => "final_response" in chunk);
+
+describe("CarbonAgUiAdapter", () => {
+  let server: AgentServer | undefined;
+  afterEach(() => server?.close());
+
+  async function adapterFor(script: AgentScript, extra: Partial<ConstructorParameters<typeof CarbonAgUiAdapter>[0]> = {}) {
+    server = await startAgentServer(script);
+    return new CarbonAgUiAdapter({ run: createSseRunner({ url: server.url }), ...extra });
+  }
+
+  it("streams an answer into Carbon, ending with the final response under the same response id", async () => {
+    const adapter = await adapterFor((_input, sse) => say(sse, "Hello there"));
+    const carbon = new RecordingCarbon();
+    carbon.userSays("Hi");
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(carbon.transcript()).toBe("You: Hi\nAssistant: Hello there");
+    const responseIds = new Set(carbon.chunks.map((chunk) => ("final_response" in chunk ? chunk.final_response.id : chunk.streaming_metadata.response_id)));
+    expect(responseIds.size).toBe(1);
+    expect(finals(carbon)).toHaveLength(1);
+    expect(finals(carbon)[0]?.final_response.request_id).toBe("u-Hi");
+    expect(carbon.waitingForFinal).toEqual([]);
+  });
+
+  it("keeps the thread and history across turns and sends them with each run", async () => {
+    let turn = 0;
+    const adapter = await adapterFor((_input, sse) => say(sse, `Answer ${++turn}`, `a${turn}`), {
+      threadId: "thread-7",
+      tools: [{ name: "search", description: "Search the web", parameters: { type: "object" } }],
+      context: [{ description: "locale", value: "en-GB" }],
+      initialState: { plan: [] },
+      forwardedProps: { model: "small" },
+    });
+    const carbon = new RecordingCarbon();
+    await adapter.sendMessage(request("First"), options(), carbon);
+    await adapter.sendMessage(request("Second"), options(), carbon);
+    const [first, second] = server!.inputs;
+    expect(second).toMatchObject({
+      threadId: "thread-7",
+      messages: [
+        { id: "u-First", role: "user", content: "First" },
+        { id: "a1", role: "assistant", content: "Answer 1" },
+        { id: "u-Second", role: "user", content: "Second" },
+      ],
+      tools: [{ name: "search" }],
+      context: [{ description: "locale", value: "en-GB" }],
+      state: { plan: [] },
+      forwardedProps: { model: "small" },
+    });
+    expect(first?.threadId).toBe("thread-7");
+    expect(first?.runId).not.toBe(second?.runId);
+    expect(adapter.messages.map((message) => message.id)).toEqual(["u-First", "a1", "u-Second", "a2"]);
+  });
+
+  it("starts no run for Carbon's welcome request", async () => {
+    const adapter = await adapterFor((_input, sse) => say(sse, "unused"));
+    const carbon = new RecordingCarbon();
+    await adapter.sendMessage({ input: { text: "" }, history: { is_welcome_request: true } }, options(), carbon);
+    expect([server!.inputs.length, carbon.chunks.length, adapter.messages.length]).toEqual([0, 0, 0]);
+  });
+
+  it("stops on Carbon's stop button: the HTTP request closes, the text so far shows as stopped", async () => {
+    const adapter = await adapterFor((_input, sse) => {
+      sse.send(ev.runStarted());
+      sse.send(ev.textStart("a1"));
+      sse.send(ev.text("a1", "A long story"));
+    });
+    const carbon = new RecordingCarbon();
+    const controller = new AbortController();
+    const sent = adapter.sendMessage(request("Tell me a story"), options(controller.signal), carbon);
+    await waitUntil(() => carbon.chunks.length === 1);
+    controller.abort(CancellationReason.STOP_STREAMING);
+    await sent;
+    await server!.responses[0]?.closed;
+    expect(carbon.transcript()).toBe("Assistant: A long story\n  (Response stopped)");
+    expect(carbon.waitingForFinal).toEqual([]);
+  });
+
+  it("on RUN_ERROR, sends the final response with the text so far, then rejects with AgUiRunError", async () => {
+    const adapter = await adapterFor((_input, sse) => {
+      sse.send(ev.runStarted());
+      sse.send(ev.textStart("a1"));
+      sse.send(ev.text("a1", "Partly"));
+      sse.send(ev.runError("model overloaded", "overloaded"));
+      sse.end();
+    });
+    const carbon = new RecordingCarbon();
+    await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toEqual(new AgUiRunError("model overloaded", "overloaded"));
+    expect(finals(carbon)[0]?.final_response.history?.error_state).toBe(MessageErrorState.FAILED_WHILE_STREAMING);
+    expect(carbon.transcript()).toBe("Assistant: Partly\n  (This message was not completed. Please try again.)");
+  });
+
+  it("delivers every chunk, the final response last, before rejecting, even when Carbon is slow", async () => {
+    const adapter = await adapterFor((_input, sse) => {
+      sse.send(ev.runStarted());
+      sse.send(ev.textStart("a1"));
+      for (let index = 0; index < 5; index++) sse.send(ev.text("a1", `${index}`));
+      sse.send(ev.runError("boom"));
+      sse.end();
+    });
+    const delivered: CarbonStreamChunk[] = [];
+    const slowCarbon = {
+      messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => new Promise<void>((resolve) => setTimeout(() => resolve(void delivered.push(chunk)), 5)) },
+    };
+    await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon)).rejects.toBeInstanceOf(AgUiRunError);
+    expect(delivered).toHaveLength(6);
+    expect(delivered.at(-1)).toHaveProperty("final_response");
+  });
+
+  it("drops the turn and starts a new thread when Carbon restarts the conversation", async () => {
+    const adapter = await adapterFor((_input, sse) => {
+      sse.send(ev.runStarted());
+      sse.send(ev.textStart("a1"));
+      sse.send(ev.text("a1", "Before restart"));
+    });
+    const carbon = new RecordingCarbon();
+    const controller = new AbortController();
+    const threadBefore = adapter.threadId;
+    const sent = adapter.sendMessage(request("Hi"), options(controller.signal), carbon);
+    await waitUntil(() => carbon.chunks.length === 1);
+    controller.abort(CancellationReason.CONVERSATION_RESTARTED);
+    await sent;
+    await server!.responses[0]?.closed;
+    expect(carbon.chunks).toHaveLength(1);
+    expect(adapter.threadId).not.toBe(threadBefore);
+    expect(adapter.messages).toEqual([]);
+  });
+
+  it("ends the turn with a final response when the runner throws before any event", async () => {
+    const failure = new Error("no route to agent");
+    const adapter = new CarbonAgUiAdapter({ run: () => throwError(() => failure) });
+    const carbon = new RecordingCarbon();
+    await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toBe(failure);
+    expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic: [] } } }]);
+  });
+
+  it("aborts the run's own signal once the turn is over", async () => {
+    const signals: AbortSignal[] = [];
+    const run = (_input: unknown, { signal }: { signal: AbortSignal }) => {
+      signals.push(signal);
+      return new Observable<BaseEvent>((subscriber) => {
+        subscriber.next(ev.runStarted());
+        subscriber.next({ type: EventType.RUN_FINISHED, threadId: "t", runId: "r" } as BaseEvent);
+      });
+    };
+    await createAgUiSendMessage({ run })(request("Hi"), options(), new RecordingCarbon());
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
+  it("works with a real HttpAgent through fromAgent", async () => {
+    server = await startAgentServer((_input, sse) => say(sse, "From HttpAgent"));
+    const adapter = new CarbonAgUiAdapter({ run: fromAgent(new HttpAgent({ url: server.url })) });
+    const carbon = new RecordingCarbon();
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(carbon.transcript()).toBe("Assistant: From HttpAgent");
+  });
+});
