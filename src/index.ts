@@ -12,7 +12,7 @@ export { Conversation, type ConversationInit } from "./conversation";
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent } from "./runners/fromAgent";
 export { fromObservable } from "./runners/fromObservable";
-export type { RunAgent, RunAgentOptions } from "./runners/runAgent";
+export type { ObservableRunAgent, RunAgent, RunAgentOptions } from "./runners/runAgent";
 
 export {
   AgUiConnectionError,

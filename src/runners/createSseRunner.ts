@@ -2,7 +2,7 @@ import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { createParser } from "eventsource-parser";
 import { Observable } from "rxjs";
 import { AgUiConnectionError, AgUiHttpError, SseFrameTooLargeError } from "../errors";
-import type { RunAgent } from "./runAgent";
+import type { ObservableRunAgent } from "./runAgent";
 
 export interface SseRunnerOptions {
   /** The AG-UI endpoint; each run POSTs its `RunAgentInput` here. */
@@ -30,7 +30,7 @@ const ERROR_BODY_PREVIEW_CHARS = 4096;
  * The request starts on subscription; unsubscribing, or aborting `signal`,
  * aborts it and cancels the body.
  */
-export function createSseRunner(options: SseRunnerOptions): RunAgent {
+export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
   const {
     url,
     headers,

@@ -1,7 +1,7 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { defer, finalize, type Subscribable } from "rxjs";
 import { fromObservable } from "./fromObservable";
-import type { RunAgent } from "./runAgent";
+import type { ObservableRunAgent } from "./runAgent";
 
 /** The part of an `@ag-ui/client` `HttpAgent` (or any `AbstractAgent` like it) that `fromAgent` uses. */
 export interface AgUiAgent {
@@ -15,7 +15,7 @@ export interface AgUiAgent {
  * subscription, gives each run a fresh `AbortController`, and aborts it when
  * the run is unsubscribed or `signal` aborts: the HTTP request really stops.
  */
-export function fromAgent(agent: AgUiAgent): RunAgent {
+export function fromAgent(agent: AgUiAgent): ObservableRunAgent {
   return (input, { signal }) =>
     defer(() => {
       const controller = new AbortController();

@@ -1,5 +1,5 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import type { ObservableInput } from "rxjs";
+import type { Observable, ObservableInput } from "rxjs";
 
 export interface RunAgentOptions {
   /** Aborted when the turn no longer needs the run: stop, restart, or the turn has ended. */
@@ -12,3 +12,6 @@ export interface RunAgentOptions {
  * and stop it when unsubscribed or when `signal` aborts.
  */
 export type RunAgent = (input: RunAgentInput, options: RunAgentOptions) => ObservableInput<BaseEvent>;
+
+/** A `RunAgent` whose runs are rxjs Observables, as `createSseRunner` and `fromAgent` make: pipe a run straight into `agUiToCarbon()`. */
+export type ObservableRunAgent = (input: RunAgentInput, options: RunAgentOptions) => Observable<BaseEvent>;
