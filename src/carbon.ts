@@ -87,10 +87,21 @@ export interface CarbonSendMessageOptions {
   signal: AbortSignal;
 }
 
+/**
+ * Any chunk `addMessageChunk` takes, typed loosely enough that both Carbon's
+ * own `StreamChunk` (whose `response_type` is an enum) and our
+ * `CarbonStreamChunk` fit: so Carbon's real `ChatInstance` is a
+ * `CarbonChatInstance`, and so is a test double typed with our chunks.
+ */
+export type CarbonChunkLike =
+  | { partial_item: object; streaming_metadata?: { response_id: string } }
+  | { complete_item: object; streaming_metadata?: { response_id: string } }
+  | { final_response: object };
+
 /** The part of Carbon's `ChatInstance` the adapter writes to. */
 export interface CarbonChatInstance {
   messaging: {
-    addMessageChunk(chunk: CarbonStreamChunk): Promise<void> | void;
+    addMessageChunk(chunk: CarbonChunkLike): Promise<void> | void;
   };
 }
 

@@ -39,6 +39,7 @@ export {
   CancellationReason,
   MessageErrorState,
   type CarbonChatInstance,
+  type CarbonChunkLike,
   type CarbonCompleteItemChunk,
   type CarbonFinalResponseChunk,
   type CarbonItem,

@@ -1,0 +1,36 @@
+import type * as Carbon from "@carbon/ai-chat";
+import { createAgUiSendMessage } from "../src/adapter";
+import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
+import { createSseRunner } from "../src/runners/createSseRunner";
+
+/**
+ * Checks our structural Carbon types against the real `@carbon/ai-chat`
+ * 1.9.1 types, imported as types only. Most of it is checked by the
+ * compiler (`npm run typecheck`); a mismatch fails the build.
+ */
+
+/** Our types with `response_type` as Carbon's string enum, which is what we emit at runtime. */
+type WithCarbonEnums<T> = T extends readonly (infer Item)[]
+  ? WithCarbonEnums<Item>[]
+  : T extends object
+    ? { [K in keyof T]: K extends "response_type" ? Carbon.MessageResponseTypes : WithCarbonEnums<T[K]> }
+    : T;
+
+/** Compile-time assertion that `Actual` is assignable to `Expected`. */
+type Assignable<Actual extends Expected, Expected> = Actual;
+
+export type EmittedChunksAreCarbonChunks = Assignable<WithCarbonEnums<CarbonStreamChunk>, Carbon.StreamChunk>;
+export type SendMessageIsCustomSendMessage = Assignable<ReturnType<typeof createAgUiSendMessage>, NonNullable<Carbon.PublicConfigMessaging["customSendMessage"]>>;
+export type ErrorStateMatches = Assignable<`${typeof MessageErrorState.FAILED_WHILE_STREAMING}`, `${Carbon.MessageErrorState.FAILED_WHILE_STREAMING}`>;
+export type RestartReasonMatches = Assignable<(typeof CancellationReason)["CONVERSATION_RESTARTED"], `${Carbon.CancellationReason.CONVERSATION_RESTARTED}`>;
+export type StopReasonMatches = Assignable<(typeof CancellationReason)["STOP_STREAMING"], `${Carbon.CancellationReason.STOP_STREAMING}`>;
+export type TimeoutReasonMatches = Assignable<(typeof CancellationReason)["TIMEOUT"], `${Carbon.CancellationReason.TIMEOUT}`>;
+
+describe("Carbon types", () => {
+  it("lets createAgUiSendMessage be Carbon's customSendMessage in a real config object", () => {
+    const messaging: Carbon.PublicConfigMessaging = {
+      customSendMessage: createAgUiSendMessage({ run: createSseRunner({ url: "http://127.0.0.1:1/" }) }),
+    };
+    expect(typeof messaging.customSendMessage).toBe("function");
+  });
+});
