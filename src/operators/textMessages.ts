@@ -2,11 +2,12 @@ import { EventType, type Message, type TextMessageStartEvent } from "@ag-ui/core
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
+import { TextBuffer } from "../internal/textBuffer";
 
 interface OpenMessage {
   role: NonNullable<TextMessageStartEvent["role"]>;
   name?: string;
-  text: string;
+  text: TextBuffer;
 }
 
 /**
@@ -29,7 +30,7 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
       let message = open.get(messageId);
       if (!message) {
         // Content for a message never started (only without verifySequence): take it as an assistant message.
-        message = { role: "assistant", text: "" };
+        message = { role: "assistant", text: new TextBuffer() };
         open.set(messageId, message);
       }
       return message;
@@ -42,14 +43,14 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
           case EventType.TEXT_MESSAGE_START:
             open.set(element.messageId, {
               role: element.role ?? "assistant",
-              text: "",
+              text: new TextBuffer(),
               ...(element.name !== undefined && { name: element.name }),
             });
             return;
           case EventType.TEXT_MESSAGE_CONTENT: {
             const message = opened(element.messageId);
             if (element.delta === "") return;
-            message.text += element.delta;
+            message.text.append(element.delta);
             if (message.role === "assistant") {
               out.next({ kind: "item.delta", itemId: element.messageId, item: { response_type: "text", text: element.delta } });
             }
@@ -58,11 +59,12 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
           case EventType.TEXT_MESSAGE_END: {
             const message = opened(element.messageId);
             open.delete(element.messageId);
-            if (message.text === "") return;
+            if (message.text.isEmpty) return;
+            const text = message.text.toString();
             if (message.role === "assistant") {
-              out.next({ kind: "item.complete", itemId: element.messageId, item: { response_type: "text", text: message.text } });
+              out.next({ kind: "item.complete", itemId: element.messageId, item: { response_type: "text", text } });
             }
-            out.next({ kind: "history.message", message: historyMessage(element.messageId, message) });
+            out.next({ kind: "history.message", message: historyMessage(element.messageId, message.role, text, message.name) });
             return;
           }
           default:
@@ -73,6 +75,6 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
   });
 }
 
-function historyMessage(id: string, { role, name, text }: OpenMessage): Message {
-  return { id, role, content: text, ...(name !== undefined && { name }) } as Message;
+function historyMessage(id: string, role: OpenMessage["role"], content: string, name: string | undefined): Message {
+  return { id, role, content, ...(name !== undefined && { name }) } as Message;
 }
