@@ -98,6 +98,8 @@ describe("CarbonAgUiAdapter", () => {
     await server!.responses[0]?.closed;
     expect(carbon.transcript()).toBe("Assistant: A long story\n  (Response stopped)");
     expect(carbon.waitingForFinal).toEqual([]);
+    // The next run sees what the person saw.
+    expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "A long story" });
   });
 
   it("on RUN_ERROR, sends the final response with the text so far, then rejects with AgUiRunError", async () => {
@@ -112,6 +114,7 @@ describe("CarbonAgUiAdapter", () => {
     await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toEqual(new AgUiRunError("model overloaded", "overloaded"));
     expect(finals(carbon)[0]?.final_response.history?.error_state).toBe(MessageErrorState.FAILED_WHILE_STREAMING);
     expect(carbon.transcript()).toBe("Assistant: Partly\n  (This message was not completed. Please try again.)");
+    expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Partly" });
   });
 
   it("delivers every chunk, the final response last, before rejecting, even when Carbon is slow", async () => {

@@ -3,6 +3,7 @@ export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
 export { textMessages } from "./operators/textMessages";
 export { runOutcome } from "./operators/runOutcome";
+export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
 export { toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 

@@ -54,6 +54,27 @@ describe("textMessages", () => {
     });
   });
 
+  it("keeps the text so far of a message cut by a stop, before passing the stop on", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-s---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Once upon"), s: instr.stopped() }));
+      expectObservable(source.pipe(textMessages())).toBe("---a-(hs)|", {
+        a: instr.textDelta("m1", "Once upon"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Once upon" }),
+        s: instr.stopped(),
+      });
+    });
+  });
+
+  it("keeps the text so far of a message cut by RUN_ERROR, by a source error, or by the end of the source", () => {
+    const cut = events({ S: ev.textStart("m1"), a: ev.text("m1", "Half"), e: ev.runError("boom") });
+    const values = { a: instr.textDelta("m1", "Half"), h: instr.history({ id: "m1", role: "assistant", content: "Half" }), e: cut.e! };
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("-S-a-e---|", cut).pipe(textMessages())).toBe("---a-(he)|", values);
+      expectObservable(cold("-S-a-#", cut).pipe(textMessages())).toBe("---a-(h#)", values);
+      expectObservable(cold("-S-a-|", cut).pipe(textMessages())).toBe("---a-(h|)", values);
+    });
+  });
+
   it("passes everything it does not own through unchanged", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const values = events({ c: ev.custom("x"), f: instr.finished() });
@@ -63,9 +84,13 @@ describe("textMessages", () => {
 
   it("passes a source error through", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-S-a-#", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hi") }));
-      expectObservable(source.pipe(textMessages())).toBe("---a-#", { a: instr.textDelta("m1", "Hi") });
-      expectSubscriptions(source.subscriptions).toBe("^----!");
+      const source = cold("-S-a-E---#", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hi"), E: ev.textEnd("m1") }));
+      expectObservable(source.pipe(textMessages())).toBe("---a-(ch)#", {
+        a: instr.textDelta("m1", "Hi"),
+        c: instr.textComplete("m1", "Hi"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Hi" }),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^--------!");
     });
   });
 

@@ -1,4 +1,4 @@
-import { map, of } from "rxjs";
+import { map } from "rxjs";
 import { MessageErrorState } from "../../src/carbon";
 import { AgUiRunError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
@@ -37,29 +37,7 @@ describe("toStreamChunks", () => {
     });
   });
 
-  it("on stop, unsubscribes the source, marks open items stopped and sends the final response", () => {
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
-      const source = cold("-a-b-----c-|", streamed);
-      const stop = hot("   -----x");
-      expectObservable(source.pipe(toStreamChunks({ responseId: R, stop }))).toBe("-p-q-(SF|)", {
-        p: carbon.partialText(R, "m1", "Hel"),
-        q: carbon.partialText(R, "m1", "lo"),
-        S: carbon.completeText(R, "m1", "Hello", true),
-        F: carbon.final(R, [carbon.textItem("m1", "Hello", true)]),
-      });
-      expectSubscriptions(source.subscriptions).toBe("^----!");
-    });
-  });
-
-  it("never subscribes the source when the stop had already happened (a synchronous notifier)", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-a-|", streamed);
-      expectObservable(source.pipe(toStreamChunks({ responseId: R, stop: of("aborted") }))).toBe("(F|)", { F: carbon.final(R, []) });
-      expectSubscriptions(source.subscriptions).toBe([]);
-    });
-  });
-
-  it("treats turn.end stopped like a stop, leaving completed items as they were", () => {
+  it("on turn.end stopped, completes open items as stopped and sends the final response, leaving completed items as they were", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-c-d-s-|", { ...streamed, d: instr.textDelta("m2", "More"), s: instr.stopped() });
       expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-C-p-(SF|)", {
@@ -148,14 +126,12 @@ describe("toStreamChunks", () => {
     });
   });
 
-  it("unsubscribes the source and the stop notifier when unsubscribed early", () => {
+  it("unsubscribes the source when unsubscribed early", () => {
     testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
       const source = hot("-a-b-c-|", streamed);
-      const stop = hot("  --------x");
       const unsub = "     ^--!";
-      expectObservable(source.pipe(toStreamChunks({ responseId: R, stop })), unsub).toBe("-p--", { p: carbon.partialText(R, "m1", "Hel") });
+      expectObservable(source.pipe(toStreamChunks({ responseId: R })), unsub).toBe("-p--", { p: carbon.partialText(R, "m1", "Hel") });
       expectSubscriptions(source.subscriptions).toBe("^--!");
-      expectSubscriptions(stop.subscriptions).toBe("^--!");
     });
   });
 

@@ -1,16 +1,23 @@
 import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
-import { tap, type MonoTypeOperatorFunction, type Observable, type OperatorFunction } from "rxjs";
+import { tap, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type OperatorFunction } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
 import type { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
 import { expandChunks } from "./expandChunks";
 import { runOutcome } from "./runOutcome";
+import { stopWhen } from "./stopWhen";
 import { textMessages } from "./textMessages";
 import { toStreamChunks, type ToStreamChunksOptions } from "./toStreamChunks";
 import { trackHistory } from "./trackHistory";
 import { verifySequence } from "./verifySequence";
 
 export interface AgUiToCarbonOptions extends ToStreamChunksOptions {
+  /**
+   * When this emits, the turn stops (Carbon's stop button): the source is
+   * unsubscribed, which aborts its request, open items show "Response
+   * stopped", and the final response goes out.
+   */
+  stop?: ObservableInput<unknown>;
   /** Where the turn's messages are recorded for the next run. Without one, history is not kept. */
   conversation?: Conversation;
   /** Sees every event after chunk expansion and sequence checks, before any mapping. A throw fails the turn. */
@@ -22,7 +29,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions {
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `expandChunks → verifySequence → onEvent → …operators → textMessages → runOutcome → trackHistory → toStreamChunks`
+ * `expandChunks → verifySequence → stopWhen → onEvent → …operators → textMessages → runOutcome → trackHistory → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -30,10 +37,11 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions {
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { conversation, onEvent, operators = [] } = options;
+  const { conversation, stop, onEvent, operators = [] } = options;
   return (source) => {
     const checked = source.pipe(expandChunks(), verifySequence());
-    let elements: Observable<PipelineElement> = onEvent ? checked.pipe(tap(onEvent)) : checked;
+    let elements: Observable<PipelineElement> = stop ? checked.pipe(stopWhen(stop)) : checked;
+    if (onEvent) elements = elements.pipe(tap((element) => "type" in element && onEvent(element)));
     for (const operator of operators) elements = elements.pipe(operator);
     elements = elements.pipe(textMessages(), runOutcome());
     if (conversation) elements = elements.pipe(trackHistory(conversation));

@@ -17,6 +17,11 @@ interface OpenMessage {
  * `history.message`. The item id is the message id. Messages of other roles
  * (user, system, developer) go to the history only; empty messages nowhere.
  *
+ * A message cut short — the run stopped (`turn.end`), failed (RUN_ERROR or a
+ * source error) or ended before its TEXT_MESSAGE_END — still goes to the
+ * history with the text so far, so the agent's next run sees what the person
+ * saw. (Its Carbon item is closed by `toStreamChunks()`.)
+ *
  * ```
  * source: --S--a--b--E--|     S: START m1; a, b: CONTENT "Hel" / "lo"; E: END m1
  * result: -----d--e--(ch)|    d, e: item.delta "Hel" / "lo"; c: item.complete "Hello"; h: history.message
@@ -36,9 +41,20 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
       return message;
     };
 
+    /** Sends the text so far of every open message to the history. */
+    const keepCutMessages = () => {
+      for (const [messageId, message] of open) {
+        if (!message.text.isEmpty) out.next({ kind: "history.message", message: historyMessage(messageId, message.role, message.text.toString(), message.name) });
+      }
+      open.clear();
+    };
+
     return {
       next(element) {
-        if (!("type" in element)) return out.next(element);
+        if (!("type" in element)) {
+          if (element.kind === "turn.end") keepCutMessages();
+          return out.next(element);
+        }
         switch (element.type) {
           case EventType.TEXT_MESSAGE_START:
             open.set(element.messageId, {
@@ -67,10 +83,16 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
             out.next({ kind: "history.message", message: historyMessage(element.messageId, message.role, text, message.name) });
             return;
           }
+          case EventType.RUN_ERROR:
+          case EventType.RUN_FINISHED:
+            keepCutMessages();
+            return out.next(element);
           default:
             out.next(element);
         }
       },
+      complete: keepCutMessages,
+      error: keepCutMessages,
     };
   });
 }

@@ -1,4 +1,4 @@
-import { defer, from, takeUntil, tap, type ObservableInput, type OperatorFunction } from "rxjs";
+import type { OperatorFunction } from "rxjs";
 import {
   MessageErrorState,
   type CarbonItem,
@@ -17,12 +17,6 @@ export interface ToStreamChunksOptions {
   responseId?: string | (() => string);
   /** Carbon's request id, copied to the final response's `request_id`. */
   requestId?: string;
-  /**
-   * When this emits, the turn stops: the source is unsubscribed (which aborts
-   * its HTTP request), open items are completed with `stream_stopped: true`,
-   * and the final response goes out.
-   */
-  stop?: ObservableInput<unknown>;
 }
 
 /** Carbon joins the `text` of partial items of these types; other fields are replaced. */
@@ -53,7 +47,7 @@ interface ItemState {
  * `final_response` (id = the response id) holding every item so far.
  *
  * - `turn.end` finished, or the source completes: the final response, then complete.
- * - `turn.end` stopped, or `stop` emits: each open item as a `complete_item`
+ * - `turn.end` stopped (see `stopWhen()`): each open item as a `complete_item`
  *   with `stream_stopped: true`, the final response, then complete.
  * - `turn.end` failed, or the source errors: the final response (with
  *   `history.error_state: 3` when it has items), then the error.
@@ -66,72 +60,64 @@ interface ItemState {
  * ```
  */
 export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFunction<PipelineElement, CarbonStreamChunk> {
-  const { stop, requestId } = options;
-  return (source) =>
-    defer(() => {
-      let stopRequested = false;
-      // takeUntil subscribes the notifier first: a stop that already happened ends the turn before the source starts.
-      const elements = stop ? source.pipe(takeUntil(from(stop).pipe(tap(() => (stopRequested = true))))) : source;
-      return elements.pipe(
-      createOperator<PipelineElement, CarbonStreamChunk>((out) => {
-        const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
-        const chunkMetadata = { response_id: responseId };
-        const items = new Map<string, ItemState>();
+  const { requestId } = options;
+  return createOperator<PipelineElement, CarbonStreamChunk>((out) => {
+    const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
+    const chunkMetadata = { response_id: responseId };
+    const items = new Map<string, ItemState>();
 
-        const emitFinal = (how: TurnEndInstruction["how"]) => {
-          for (const state of items.values()) if (state.text) state.item.text = state.text.toString();
-          if (how === "stopped") {
-            for (const [id, state] of items) {
-              if (!state.open) continue;
-              const stopped = withMetadata(state.item, { id, stream_stopped: true });
-              items.set(id, { item: stopped, open: false });
-              out.next({ complete_item: stopped, streaming_metadata: chunkMetadata });
-            }
+    const emitFinal = (how: TurnEndInstruction["how"]) => {
+      for (const state of items.values()) if (state.text) state.item.text = state.text.toString();
+      if (how === "stopped") {
+        for (const [id, state] of items) {
+          if (!state.open) continue;
+          const stopped = withMetadata(state.item, { id, stream_stopped: true });
+          items.set(id, { item: stopped, open: false });
+          out.next({ complete_item: stopped, streaming_metadata: chunkMetadata });
+        }
+      }
+      const generic = Array.from(items.values(), (state) => state.item);
+      const response: CarbonMessageResponse = {
+        id: responseId,
+        ...(requestId !== undefined && { request_id: requestId }),
+        output: { generic },
+        ...(how === "failed" && generic.length > 0 && { history: { error_state: MessageErrorState.FAILED_WHILE_STREAMING } }),
+      };
+      out.next({ final_response: response });
+    };
+
+    const addDelta = (itemId: string, delta: CarbonItemDelta) => {
+      let state = items.get(itemId);
+      if (state?.open) {
+        Object.assign(state.item, delta);
+      } else {
+        state = { item: withMetadata(delta, { id: itemId }), open: true };
+        if (JOINED_TEXT_TYPES.has(delta.response_type)) state.text = new TextBuffer();
+        items.set(itemId, state);
+      }
+      // The joined text lives in the buffer; the item gets it when the turn ends.
+      if (typeof delta.text === "string") state.text?.append(delta.text);
+      out.next({ partial_item: withMetadata(delta, { id: itemId, cancellable: true }), streaming_metadata: chunkMetadata });
+    };
+
+    return {
+      next(element) {
+        if ("type" in element) return;
+        switch (element.kind) {
+          case "item.delta":
+            return addDelta(element.itemId, element.item);
+          case "item.complete": {
+            const item = withMetadata(element.item, { ...element.item.streaming_metadata, id: element.itemId });
+            items.set(element.itemId, { item, open: false });
+            return out.next({ complete_item: item, streaming_metadata: chunkMetadata });
           }
-          const generic = Array.from(items.values(), (state) => state.item);
-          const response: CarbonMessageResponse = {
-            id: responseId,
-            ...(requestId !== undefined && { request_id: requestId }),
-            output: { generic },
-            ...(how === "failed" && generic.length > 0 && { history: { error_state: MessageErrorState.FAILED_WHILE_STREAMING } }),
-          };
-          out.next({ final_response: response });
-        };
-
-        const addDelta = (itemId: string, delta: CarbonItemDelta) => {
-          let state = items.get(itemId);
-          if (state?.open) {
-            Object.assign(state.item, delta);
-          } else {
-            state = { item: withMetadata(delta, { id: itemId }), open: true };
-            if (JOINED_TEXT_TYPES.has(delta.response_type)) state.text = new TextBuffer();
-            items.set(itemId, state);
-          }
-          // The joined text lives in the buffer; the item gets it when the turn ends.
-          if (typeof delta.text === "string") state.text?.append(delta.text);
-          out.next({ partial_item: withMetadata(delta, { id: itemId, cancellable: true }), streaming_metadata: chunkMetadata });
-        };
-
-        return {
-          next(element) {
-            if ("type" in element) return;
-            switch (element.kind) {
-              case "item.delta":
-                return addDelta(element.itemId, element.item);
-              case "item.complete": {
-                const item = withMetadata(element.item, { ...element.item.streaming_metadata, id: element.itemId });
-                items.set(element.itemId, { item, open: false });
-                return out.next({ complete_item: item, streaming_metadata: chunkMetadata });
-              }
-              case "turn.end":
-                emitFinal(element.how);
-                return element.how === "failed" ? out.error(element.error) : out.complete();
-            }
-          },
-          complete: () => emitFinal(stopRequested ? "stopped" : "finished"),
-          error: () => emitFinal("failed"),
-        };
-      }),
-    );
-    });
+          case "turn.end":
+            emitFinal(element.how);
+            return element.how === "failed" ? out.error(element.error) : out.complete();
+        }
+      },
+      complete: () => emitFinal("finished"),
+      error: () => emitFinal("failed"),
+    };
+  });
 }
