@@ -1,5 +1,6 @@
 import type { MarbleScenario } from "./scenario";
 import cutStream from "./cut-stream";
+import endsWithoutRunFinished from "./ends-without-run-finished";
 import protocolViolation from "./protocol-violation";
 import runErrorMidway from "./run-error-midway";
 import stoppedByUser from "./stopped-by-user";
@@ -7,4 +8,4 @@ import streamedText from "./streamed-text";
 import textChunks from "./text-chunks";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, runErrorMidway, stoppedByUser, cutStream, protocolViolation];
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation];

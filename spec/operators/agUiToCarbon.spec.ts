@@ -4,6 +4,7 @@ import { redactEmails } from "../../examples/operators/redactEmails";
 import { MessageErrorState } from "../../src/carbon";
 import { Conversation } from "../../src/conversation";
 import type { PipelineElement } from "../../src/instructions";
+import * as pieces from "../../src";
 import { agUiToCarbon } from "../../src/operators/agUiToCarbon";
 import { carbon, ev } from "../support/builders";
 import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
@@ -38,6 +39,22 @@ describe("agUiToCarbon", () => {
       });
     });
     expect(conversation.messages[0]?.content).toBe("mail [email]");
+  });
+
+  it("can be assembled by hand from the exported operators, with your own among them", () => {
+    const { expandChunks, verifySequence, textMessages, runOutcome, toStreamChunks } = pieces;
+    const shout = map((element: PipelineElement): PipelineElement =>
+      "kind" in element && element.kind === "item.delta" ? { ...element, item: { ...element.item, text: String(element.item.text).toUpperCase() } } : element,
+    );
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("R-S-a-E-F-|", turn);
+      const result = source.pipe(expandChunks(), verifySequence(), textMessages(), shout, runOutcome(), toStreamChunks({ responseId: "r1" }));
+      expectObservable(result).toBe("----p-C-(f|)", {
+        p: carbon.partialText("r1", "m1", "HI THERE"),
+        C: carbon.completeText("r1", "m1", "Hi there"),
+        f: carbon.final("r1", [carbon.textItem("m1", "Hi there")]),
+      });
+    });
   });
 
   it("shows every event to onEvent, chunks already expanded", () => {

@@ -75,6 +75,20 @@ describe("createSseRunner", () => {
     expect(server.responses.map((response) => response.request.headers.authorization)).toEqual(["Bearer fixed", "Bearer token-1", "Bearer token-2"]);
   });
 
+  it("uses the fetch it is given", async () => {
+    server = await startAgentServer((_input, sse) => {
+      sse.send(answer[0]!);
+      sse.end();
+    });
+    const requested: string[] = [];
+    const countingFetch: typeof fetch = (url, init) => {
+      requested.push(`${init?.method} ${String(url)}`);
+      return fetch(url, init);
+    };
+    const events = await collect(createSseRunner({ url: server.url, fetch: countingFetch })(runInput(), { signal: signal() }));
+    expect([types(events), requested]).toEqual([["RUN_STARTED"], [`POST ${server.url}`]]);
+  });
+
   it("closes the HTTP connection when unsubscribed mid-stream", async () => {
     server = await startAgentServer((_input, sse) => {
       sse.send(answer[0]!);
