@@ -1,12 +1,6 @@
 import type { Context, Message, RunAgentInput, Tool } from "@ag-ui/core";
 import { catchError, concatMap, defer, EMPTY, filter, finalize, from, share, takeUntil, tap, type Observable } from "rxjs";
-import {
-  CancellationReason,
-  type CarbonChatInstance,
-  type CarbonMessageRequest,
-  type CarbonSendMessageOptions,
-  type CustomSendMessage,
-} from "./carbon";
+import { CancellationReason, type CarbonMessageRequest, type CustomSendMessage } from "./carbon";
 import { Conversation } from "./conversation";
 import { abortReason } from "./internal/abort";
 import { randomId } from "./internal/ids";
