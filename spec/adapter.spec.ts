@@ -44,6 +44,16 @@ describe("CarbonAgUiAdapter", () => {
     expect(finals(carbon)).toHaveLength(1);
     expect(finals(carbon)[0]?.final_response.request_id).toBe("u-Hi");
     expect(carbon.waitingForFinal).toEqual([]);
+    // Every field a Python (pydantic) AG-UI server requires is present, as HttpAgent sends them.
+    expect(server!.inputs[0]).toEqual({
+      threadId: adapter.threadId,
+      runId: expect.any(String),
+      messages: [{ id: "u-Hi", role: "user", content: "Hi" }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    });
   });
 
   it("keeps the thread and history across turns and sends them with each run", async () => {

@@ -14,13 +14,13 @@ export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onE
   tools?: Tool[];
   /** AG-UI context entries sent with every run. */
   context?: Context[];
-  /** Sent as `forwardedProps` with every run. */
+  /** Sent as `forwardedProps` with every run. Default `{}`. */
   forwardedProps?: Record<string, unknown>;
   /** The thread to continue. Default: a new random thread id. */
   threadId?: string;
   /** History to start from. */
   initialMessages?: readonly Message[];
-  /** Shared state to start from (and to return to on `reset()`). */
+  /** Shared state to start from (and to return to on `reset()`). Default `{}`. */
   initialState?: unknown;
 }
 
@@ -38,7 +38,8 @@ export class CarbonAgUiAdapter {
     this.conversation = new Conversation({
       ...(options.threadId !== undefined && { threadId: options.threadId }),
       ...(options.initialMessages !== undefined && { messages: options.initialMessages }),
-      state: options.initialState,
+      // Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it.
+      state: options.initialState === undefined ? {} : options.initialState,
     });
   }
 
@@ -109,7 +110,8 @@ export class CarbonAgUiAdapter {
   private startTurn(request: CarbonMessageRequest): RunAgentInput {
     const userMessage: Message = { id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" };
     this.conversation.upsertMessage(userMessage);
-    const { tools = [], context = [], forwardedProps } = this.options;
+    // `forwardedProps` too is a required field for Python AG-UI servers.
+    const { tools = [], context = [], forwardedProps = {} } = this.options;
     return {
       threadId: this.conversation.threadId,
       runId: randomId(),
@@ -117,7 +119,7 @@ export class CarbonAgUiAdapter {
       tools,
       context,
       state: this.conversation.state,
-      ...(forwardedProps !== undefined && { forwardedProps }),
+      forwardedProps,
     };
   }
 
