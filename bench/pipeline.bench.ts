@@ -10,6 +10,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { EventEncoder } from "@ag-ui/encoder";
 import { from, ignoreElements, lastValueFrom, tap, type Observable } from "rxjs";
 import { agUiToCarbon } from "../src/operators/agUiToCarbon";
+import { validateEvents } from "../src/operators/validateEvents";
 
 const MESSAGES = 50;
 const DELTAS_PER_MESSAGE = 2_000;
@@ -86,6 +87,8 @@ async function main() {
     for (const payload of payloads) JSON.parse(payload);
   });
   const pipeline = await timeIt(() => drain(from(events).pipe(agUiToCarbon())));
+  const unvalidated = await timeIt(() => drain(from(events).pipe(agUiToCarbon({ validate: false }))));
+  const validation = await timeIt(() => drain(from(events).pipe(validateEvents())));
   const client = await timeIt(() => drain(from(events).pipe(transformChunks(), verifyEvents())));
   const pipelineOnChunks = await timeIt(() => drain(from(chunkEvents).pipe(agUiToCarbon())));
 
@@ -93,6 +96,8 @@ async function main() {
   const row = (name: string, ms: number) => console.log(`${name.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms ${perEvent(ms)}  ${(ms / floor).toFixed(2)}× floor`);
   row("JSON.parse of the SSE payloads (floor)", floor);
   row("agUiToCarbon()", pipeline);
+  row("  of which validateEvents() alone", validation);
+  row("agUiToCarbon({ validate: false })", unvalidated);
   row("@ag-ui/client transformChunks()+verifyEvents()", client);
   row("agUiToCarbon(), same run as TEXT_MESSAGE_CHUNKs", pipelineOnChunks);
   console.log(`\ntarget: agUiToCarbon() within 3× the floor: ${pipeline <= 3 * floor ? "met" : "NOT met"} (${(pipeline / floor).toFixed(2)}×)`);

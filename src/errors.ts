@@ -63,3 +63,16 @@ export class SseFrameTooLargeError extends CarbonAgUiError {
     super(`A server-sent event exceeded ${limitBytes} bytes without ending`);
   }
 }
+
+/** An event that does not match its AG-UI 1.0 schema; reported to `onInvalidEvent` and skipped. */
+export class AgUiInvalidEventError extends CarbonAgUiError {
+  override readonly name = "AgUiInvalidEventError";
+  constructor(
+    /** The event's `type`, when it had a string one. */
+    readonly eventType: string | undefined,
+    /** What is wrong, one entry per problem: "messageId: Invalid input: expected string, received number". */
+    readonly problems: string[],
+  ) {
+    super(`Invalid ${eventType ?? "AG-UI"} event: ${problems.join("; ")}`);
+  }
+}

@@ -1,4 +1,5 @@
 export { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
+export { validateEvents, type ValidateEventsOptions } from "./operators/validateEvents";
 export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
 export { textMessages } from "./operators/textMessages";
@@ -18,6 +19,7 @@ export type { ObservableRunAgent, RunAgent, RunAgentOptions } from "./runners/ru
 export {
   AgUiConnectionError,
   AgUiHttpError,
+  AgUiInvalidEventError,
   AgUiProtocolError,
   AgUiRunError,
   CarbonAgUiError,

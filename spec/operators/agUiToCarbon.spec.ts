@@ -57,6 +57,28 @@ describe("agUiToCarbon", () => {
     });
   });
 
+  it("skips an invalid event and goes on with the turn, unless validation is off", () => {
+    const invalid: unknown[] = [];
+    const broken = { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: 42 } as unknown as BaseEvent;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("R-S-x-a-E-F-|", { ...turn, x: broken });
+      expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", onInvalidEvent: (event) => invalid.push(event) }))).toBe("------p-C-(f|)", {
+        p: carbon.partialText("r1", "m1", "Hi there"),
+        C: carbon.completeText("r1", "m1", "Hi there"),
+        f: carbon.final("r1", [carbon.textItem("m1", "Hi there")]),
+      });
+      // A string timestamp breaks the schema (it must be a number), but nothing else needs it.
+      const lax = { ...ev.text("m1", "unchecked"), timestamp: "yesterday" } as unknown as BaseEvent;
+      const unchecked = cold("R-S-x-E-F-|", { ...turn, x: lax });
+      expectObservable(unchecked.pipe(agUiToCarbon({ responseId: "r2", validate: false }))).toBe("----p-C-(f|)", {
+        p: carbon.partialText("r2", "m1", "unchecked"),
+        C: carbon.completeText("r2", "m1", "unchecked"),
+        f: carbon.final("r2", [carbon.textItem("m1", "unchecked")]),
+      });
+    });
+    expect(invalid).toEqual([broken]);
+  });
+
   it("shows every event to onEvent, chunks already expanded", () => {
     const seen: string[] = [];
     testScheduler().run(({ cold, expectObservable }) => {

@@ -9,9 +9,12 @@ import { stopWhen } from "./stopWhen";
 import { textMessages } from "./textMessages";
 import { toStreamChunks, type ToStreamChunksOptions } from "./toStreamChunks";
 import { trackHistory } from "./trackHistory";
+import { validateEvents, type ValidateEventsOptions } from "./validateEvents";
 import { verifySequence } from "./verifySequence";
 
-export interface AgUiToCarbonOptions extends ToStreamChunksOptions {
+export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions {
+  /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
+  validate?: boolean;
   /**
    * When this emits, the turn stops (Carbon's stop button): the source is
    * unsubscribed, which aborts its request, open items show "Response
@@ -29,7 +32,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions {
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `expandChunks → verifySequence → stopWhen → onEvent → …operators → textMessages → runOutcome → trackHistory → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → textMessages → runOutcome → trackHistory → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -37,9 +40,10 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions {
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { conversation, stop, onEvent, operators = [] } = options;
+  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent } = options;
   return (source) => {
-    const checked = source.pipe(expandChunks(), verifySequence());
+    const valid: Observable<BaseEvent> = validate ? source.pipe(validateEvents(onInvalidEvent ? { onInvalidEvent } : {})) : source;
+    const checked = valid.pipe(expandChunks(), verifySequence());
     let elements: Observable<PipelineElement> = stop ? checked.pipe(stopWhen(stop)) : checked;
     if (onEvent) elements = elements.pipe(tap((element) => "type" in element && onEvent(element)));
     for (const operator of operators) elements = elements.pipe(operator);
