@@ -9,6 +9,7 @@ import { transformChunks, verifyEvents } from "@ag-ui/client";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { EventEncoder } from "@ag-ui/encoder";
 import { from, ignoreElements, lastValueFrom, tap, type Observable } from "rxjs";
+import { Conversation } from "../src/conversation";
 import { agUiToCarbon } from "../src/operators/agUiToCarbon";
 import { validateEvents } from "../src/operators/validateEvents";
 
@@ -75,6 +76,17 @@ async function peakLiveHeap(events: BaseEvent[]): Promise<number> {
   return (peak - baseline) / 2 ** 20;
 }
 
+/** A run that sets a `keys`-key state, then changes one key per STATE_DELTA, `keys` times. */
+function makeStateRun(keys: number): BaseEvent[] {
+  const snapshot = Object.fromEntries(Array.from({ length: keys }, (_, index) => [`key${index}`, { value: index, label: `item ${index}` }]));
+  const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId: "t", runId: "r" }, { type: EventType.STATE_SNAPSHOT, snapshot }];
+  for (let index = 0; index < keys; index++) {
+    events.push({ type: EventType.STATE_DELTA, delta: [{ op: "replace", path: `/key${index}/value`, value: -index }] });
+  }
+  events.push({ type: EventType.RUN_FINISHED, threadId: "t", runId: "r" });
+  return events;
+}
+
 async function main() {
   const token = (index: number) => `token ${index} `;
   const events = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token);
@@ -101,6 +113,18 @@ async function main() {
   row("@ag-ui/client transformChunks()+verifyEvents()", client);
   row("agUiToCarbon(), same run as TEXT_MESSAGE_CHUNKs", pipelineOnChunks);
   console.log(`\ntarget: agUiToCarbon() within 3× the floor: ${pipeline <= 3 * floor ? "met" : "NOT met"} (${(pipeline / floor).toFixed(2)}×)`);
+
+  console.log("\nshared state: a state of N keys, then N single-operation deltas, with a state$ subscriber:");
+  for (const keys of [1_000, 10_000]) {
+    const run = makeStateRun(keys);
+    const ms = await timeIt(async () => {
+      const conversation = new Conversation();
+      const subscription = conversation.state$.subscribe();
+      await drain(from(run).pipe(agUiToCarbon({ conversation })));
+      subscription.unsubscribe();
+    });
+    console.log(`  N = ${keys.toLocaleString("en").padStart(6)}: ${ms.toFixed(1).padStart(7)} ms, ${((ms * 1e6) / keys).toFixed(0).padStart(5)} ns per delta`);
+  }
 
   // The same answer text (the pipeline must keep it for the final response) split into more and more events:
   // memory should follow the text, not the number of events.

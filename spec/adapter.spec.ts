@@ -86,6 +86,27 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages.map((message) => message.id)).toEqual(["u-First", "a1", "u-Second", "a2"]);
   });
 
+  it("keeps the shared state from one run and sends it with the next, telling onStateChange", async () => {
+    const seen: unknown[] = [];
+    const adapter = await adapterFor(
+      (input, sse) => {
+        sse.send(ev.runStarted());
+        if (input.messages.length === 1) sse.send({ type: EventType.STATE_SNAPSHOT, snapshot: { steps: ["search"] } } as BaseEvent);
+        else sse.send({ type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/steps/-", value: "answer" }] } as BaseEvent);
+        sse.send(ev.runFinished());
+        sse.end();
+      },
+      { onStateChange: (state) => seen.push(state) },
+    );
+    const carbon = new RecordingCarbon();
+    await adapter.sendMessage(request("First"), options(), carbon);
+    await adapter.sendMessage(request("Second"), options(), carbon);
+    expect(server!.inputs.map((input) => input.state)).toEqual([{}, { steps: ["search"] }]);
+    expect(adapter.state).toEqual({ steps: ["search", "answer"] });
+    await waitUntil(() => seen.length === 2);
+    expect(seen).toEqual([{ steps: ["search"] }, { steps: ["search", "answer"] }]);
+  });
+
   it("starts no run for Carbon's welcome request", async () => {
     const adapter = await adapterFor((_input, sse) => say(sse, "unused"));
     const carbon = new RecordingCarbon();

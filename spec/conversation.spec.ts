@@ -20,4 +20,22 @@ describe("Conversation", () => {
     conversation.reset();
     expect(conversation.threadId).toMatch(/^[0-9a-f-]{32,36}$/);
   });
+
+  it("hands out frozen snapshots of the state that later changes do not touch", () => {
+    const conversation = new Conversation({ state: { items: ["a"] } });
+    const before = conversation.state as { items: string[] };
+    expect(Object.isFrozen(before) && Object.isFrozen(before.items)).toBe(true);
+    expect(conversation.state).toBe(before);
+    conversation.patchState([{ op: "add", path: "/items/-", value: "b" }]);
+    expect(before).toEqual({ items: ["a"] });
+    expect(conversation.state).toEqual({ items: ["a", "b"] });
+  });
+
+  it("keeps no reference to a snapshot it was given", () => {
+    const given = { nested: { n: 1 } };
+    const conversation = new Conversation();
+    conversation.replaceState(given);
+    given.nested.n = 2;
+    expect(conversation.state).toEqual({ nested: { n: 1 } });
+  });
 });

@@ -1,5 +1,5 @@
 import type { Context, Message, RunAgentInput, Tool } from "@ag-ui/core";
-import { catchError, concatMap, defer, EMPTY, filter, finalize, from, share, takeUntil, tap, type Observable } from "rxjs";
+import { catchError, concatMap, defer, EMPTY, filter, finalize, from, share, skip, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
 import { CancellationReason, type CarbonMessageRequest, type CustomSendMessage } from "./carbon";
 import { Conversation } from "./conversation";
 import { abortReason } from "./internal/abort";
@@ -7,7 +7,7 @@ import { randomId } from "./internal/ids";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
 
-export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators"> {
+export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning"> {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
   /** AG-UI tool definitions sent with every run. */
@@ -22,6 +22,10 @@ export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onE
   initialMessages?: readonly Message[];
   /** Shared state to start from (and to return to on `reset()`). Default `{}`. */
   initialState?: unknown;
+  /** Called with the new shared state after each burst of STATE_SNAPSHOT / STATE_DELTA events (and on reset). */
+  onStateChange?: (state: unknown) => void;
+  /** Paces `state$` and `onStateChange`. Default: animation frames in a browser, else the async scheduler. */
+  scheduler?: SchedulerLike;
 }
 
 const isRestart = (reason: unknown) => reason === CancellationReason.CONVERSATION_RESTARTED;
@@ -40,7 +44,10 @@ export class CarbonAgUiAdapter {
       ...(options.initialMessages !== undefined && { messages: options.initialMessages }),
       // Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it.
       state: options.initialState === undefined ? {} : options.initialState,
+      ...(options.scheduler && { scheduler: options.scheduler }),
     });
+    // Lives as long as the adapter: the conversation is its own.
+    if (options.onStateChange) this.conversation.state$.pipe(skip(1)).subscribe(options.onStateChange);
   }
 
   /** The AG-UI thread id of this conversation; `reset()` starts a new one. */
@@ -57,7 +64,7 @@ export class CarbonAgUiAdapter {
     return this.conversation.messages$;
   }
 
-  /** The shared state, sent with the next run. */
+  /** The shared state (frozen), sent with the next run. */
   get state(): unknown {
     return this.conversation.state;
   }
@@ -124,7 +131,7 @@ export class CarbonAgUiAdapter {
   }
 
   private streamTurn(input: RunAgentInput, request: CarbonMessageRequest, stop: Observable<unknown>) {
-    const { run, onEvent, operators } = this.options;
+    const { run, onEvent, operators, validate, onInvalidEvent, onWarning } = this.options;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
@@ -136,6 +143,9 @@ export class CarbonAgUiAdapter {
         ...(request.id !== undefined && { requestId: request.id }),
         ...(onEvent && { onEvent }),
         ...(operators && { operators }),
+        ...(validate !== undefined && { validate }),
+        ...(onInvalidEvent && { onInvalidEvent }),
+        ...(onWarning && { onWarning }),
       }),
     );
   }

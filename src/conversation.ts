@@ -1,6 +1,19 @@
 import type { Message } from "@ag-ui/core";
-import { BehaviorSubject, type Observable } from "rxjs";
+import {
+  animationFrameScheduler,
+  asyncScheduler,
+  auditTime,
+  BehaviorSubject,
+  defer,
+  map,
+  startWith,
+  Subject,
+  type Observable,
+  type SchedulerLike,
+} from "rxjs";
+import { deepFreeze } from "./internal/deepFreeze";
 import { randomId } from "./internal/ids";
+import { applyPatchAtomically, type PatchOutcome } from "./internal/jsonPatch";
 
 export interface ConversationInit {
   /** The AG-UI thread id. Default: a fresh random id. */
@@ -9,7 +22,15 @@ export interface ConversationInit {
   messages?: readonly Message[];
   /** Shared state to start from, and to return to on `reset()`. */
   state?: unknown;
+  /**
+   * Paces `state$`: at most one snapshot per task of this scheduler, however
+   * many deltas arrive. Default: animation frames in a browser, else the
+   * async (macrotask) scheduler.
+   */
+  scheduler?: SchedulerLike;
 }
+
+const defaultStateScheduler = (): SchedulerLike => (typeof requestAnimationFrame === "function" ? animationFrameScheduler : asyncScheduler);
 
 /**
  * What outlives a turn: the thread id, the message history and the shared
@@ -17,6 +38,12 @@ export interface ConversationInit {
  *
  * Reading is cheap: `messages` is an immutable snapshot, republished once per
  * changed message (never per streamed event).
+ *
+ * The shared state is kept as a private working copy that deltas change in
+ * place, at a cost that follows the delta, not the state. Readers get a
+ * frozen snapshot, made when first read after a change; `state$` publishes
+ * one at most once per scheduler task, so a burst of deltas to a large state
+ * costs one copy, not one per delta.
  */
 export class Conversation {
   private threadIdValue: string;
@@ -24,17 +51,29 @@ export class Conversation {
   /** Position of each message in `list`, by id, so a message is replaced in place. */
   private readonly positions = new Map<string, number>();
   private readonly messagesSubject = new BehaviorSubject<readonly Message[]>(Object.freeze([]));
-  private readonly stateSubject: BehaviorSubject<unknown>;
+  /** The state deltas change in place; never handed out. */
+  private stateDocument: unknown;
+  /** The frozen copy readers get, valid while `stateChangedSinceSnapshot` is false. */
+  private stateSnapshot: unknown;
+  private stateChangedSinceSnapshot = true;
+  private readonly stateChanges = new Subject<void>();
 
   /** The history, republished on every change. */
   readonly messages$: Observable<readonly Message[]> = this.messagesSubject.asObservable();
-  /** The shared state, republished on every change. */
+  /** The shared state: the current snapshot at once, then the latest after each burst of changes. */
   readonly state$: Observable<unknown>;
 
   constructor(private readonly init: ConversationInit = {}) {
     this.threadIdValue = init.threadId ?? randomId();
-    this.stateSubject = new BehaviorSubject(init.state);
-    this.state$ = this.stateSubject.asObservable();
+    this.stateDocument = structuredClone(init.state);
+    const scheduler = init.scheduler ?? defaultStateScheduler();
+    this.state$ = defer(() =>
+      this.stateChanges.pipe(
+        auditTime(0, scheduler),
+        map(() => this.state),
+        startWith(this.state),
+      ),
+    );
     for (const message of init.messages ?? []) this.place(message);
     this.publishMessages();
   }
@@ -47,8 +86,27 @@ export class Conversation {
     return this.messagesSubject.value;
   }
 
+  /** The shared state now, frozen. */
   get state(): unknown {
-    return this.stateSubject.value;
+    if (this.stateChangedSinceSnapshot) {
+      this.stateSnapshot = deepFreeze(structuredClone(this.stateDocument));
+      this.stateChangedSinceSnapshot = false;
+    }
+    return this.stateSnapshot;
+  }
+
+  /** Replaces the shared state (a STATE_SNAPSHOT); any JSON value. */
+  replaceState(state: unknown): void {
+    this.stateDocument = structuredClone(state);
+    this.stateChanged();
+  }
+
+  /** Applies an RFC 6902 patch to the shared state (a STATE_DELTA), all or nothing; see `PatchOutcome`. */
+  patchState(patch: readonly unknown[]): PatchOutcome {
+    const outcome = applyPatchAtomically(this.stateDocument, patch);
+    this.stateDocument = outcome.document;
+    if (outcome.error === undefined) this.stateChanged();
+    return outcome;
   }
 
   /** Adds a message, or replaces the one with the same id where it stands. */
@@ -63,7 +121,7 @@ export class Conversation {
     this.list.length = 0;
     this.positions.clear();
     this.publishMessages();
-    this.stateSubject.next(this.init.state);
+    this.replaceState(this.init.state);
   }
 
   private place(message: Message): void {
@@ -74,6 +132,11 @@ export class Conversation {
     } else {
       this.list[position] = message;
     }
+  }
+
+  private stateChanged(): void {
+    this.stateChangedSinceSnapshot = true;
+    this.stateChanges.next();
   }
 
   private publishMessages(): void {

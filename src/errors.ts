@@ -76,3 +76,20 @@ export class AgUiInvalidEventError extends CarbonAgUiError {
     super(`Invalid ${eventType ?? "AG-UI"} event: ${problems.join("; ")}`);
   }
 }
+
+/**
+ * A STATE_DELTA that could not be applied as sent: either it failed and was
+ * rolled back (the state is unchanged), or some of its operations were not
+ * RFC 6902 ones and were skipped. Given to `onWarning`; never thrown by us.
+ */
+export class AgUiStateDeltaError extends CarbonAgUiError {
+  override readonly name = "AgUiStateDeltaError";
+  constructor(
+    message: string,
+    /** The delta's operations, as the event carried them. */
+    readonly delta: readonly unknown[],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

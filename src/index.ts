@@ -2,6 +2,7 @@ export { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon
 export { validateEvents, type ValidateEventsOptions } from "./operators/validateEvents";
 export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
+export { sharedState, type SharedStateOptions } from "./operators/sharedState";
 export { textMessages } from "./operators/textMessages";
 export { runOutcome } from "./operators/runOutcome";
 export { stopWhen } from "./operators/stopWhen";
@@ -22,6 +23,7 @@ export {
   AgUiInvalidEventError,
   AgUiProtocolError,
   AgUiRunError,
+  AgUiStateDeltaError,
   CarbonAgUiError,
   SseFrameTooLargeError,
 } from "./errors";

@@ -5,6 +5,7 @@ import type { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
 import { expandChunks } from "./expandChunks";
 import { runOutcome } from "./runOutcome";
+import { sharedState, type SharedStateOptions } from "./sharedState";
 import { stopWhen } from "./stopWhen";
 import { textMessages } from "./textMessages";
 import { toStreamChunks, type ToStreamChunksOptions } from "./toStreamChunks";
@@ -12,7 +13,7 @@ import { trackHistory } from "./trackHistory";
 import { validateEvents, type ValidateEventsOptions } from "./validateEvents";
 import { verifySequence } from "./verifySequence";
 
-export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions {
+export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions, SharedStateOptions {
   /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
   validate?: boolean;
   /**
@@ -21,7 +22,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
    * stopped", and the final response goes out.
    */
   stop?: ObservableInput<unknown>;
-  /** Where the turn's messages are recorded for the next run. Without one, history is not kept. */
+  /** Where the turn's messages and shared state are kept for the next run. Without one, neither is kept. */
   conversation?: Conversation;
   /** Sees every event after chunk expansion and sequence checks, before any mapping. A throw fails the turn. */
   onEvent?: (event: AGUIEvent) => void;
@@ -32,7 +33,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → textMessages → runOutcome → trackHistory → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → runOutcome → trackHistory → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -40,13 +41,14 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent } = options;
+  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning } = options;
   return (source) => {
     const valid: Observable<BaseEvent> = validate ? source.pipe(validateEvents(onInvalidEvent ? { onInvalidEvent } : {})) : source;
     const checked = valid.pipe(expandChunks(), verifySequence());
     let elements: Observable<PipelineElement> = stop ? checked.pipe(stopWhen(stop)) : checked;
     if (onEvent) elements = elements.pipe(tap((element) => "type" in element && onEvent(element)));
     for (const operator of operators) elements = elements.pipe(operator);
+    if (conversation) elements = elements.pipe(sharedState(conversation, onWarning ? { onWarning } : {}));
     elements = elements.pipe(textMessages(), runOutcome());
     if (conversation) elements = elements.pipe(trackHistory(conversation));
     return elements.pipe(toStreamChunks(options));

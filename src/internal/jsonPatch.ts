@@ -1,0 +1,105 @@
+import jsonPatch, { type Operation } from "fast-json-patch";
+
+const OPERATIONS = new Set(["add", "remove", "replace", "move", "copy", "test"]);
+
+export interface PatchOutcome {
+  /** The document after the patch: the same root mutated in place, or a new root when the patch replaced it. */
+  document: unknown;
+  /** Why the patch was rolled back, if it was; the document is then exactly as before. */
+  error?: unknown;
+  /** Operations skipped because their `op` is not one of RFC 6902's six. */
+  dropped: unknown[];
+}
+
+/**
+ * Applies an RFC 6902 JSON Patch to `document` in place, all or nothing.
+ * Each operation is applied by `fast-json-patch` (with its validation and
+ * prototype-pollution guard), after recording the operations that undo it;
+ * if one fails, the ones before it are undone in reverse order. Undoing keeps
+ * old values by reference, so the cost follows the patch, not the document.
+ * Values from the patch are copied in, so the document never shares objects
+ * with the event that carried them.
+ */
+export function applyPatchAtomically(document: unknown, patch: readonly unknown[]): PatchOutcome {
+  const dropped: unknown[] = [];
+  const undo: Operation[][] = [];
+  let current = document;
+  for (const candidate of patch) {
+    if (!isOperation(candidate)) {
+      dropped.push(candidate);
+      continue;
+    }
+    const operation = "value" in candidate ? { ...candidate, value: structuredClone(candidate.value) } : candidate;
+    try {
+      const undoThis = undoOperations(current, operation);
+      current = jsonPatch.applyOperation(current, operation, true, true, true).newDocument;
+      undo.push(undoThis);
+    } catch (error) {
+      for (let step = undo.length - 1; step >= 0; step--) {
+        for (const inverse of undo[step]!) current = jsonPatch.applyOperation(current, inverse, false, true, true).newDocument;
+      }
+      return { document: current, error, dropped };
+    }
+  }
+  return { document: current, dropped };
+}
+
+function isOperation(candidate: unknown): candidate is Operation {
+  return typeof candidate === "object" && candidate !== null && OPERATIONS.has((candidate as { op?: unknown }).op as string);
+}
+
+interface Location {
+  parentPath: string;
+  parent: unknown;
+  key: string;
+}
+
+function locate(document: unknown, path: string): Location | undefined {
+  if (path === "") return undefined;
+  const slash = path.lastIndexOf("/");
+  const parentPath = path.slice(0, slash);
+  let parent: unknown;
+  try {
+    parent = jsonPatch.getValueByPointer(document, parentPath);
+  } catch {
+    parent = undefined;
+  }
+  return { parentPath, parent, key: jsonPatch.unescapePathComponent(path.slice(slash + 1)) };
+}
+
+/** The operations that undo `operation` on `document`, worked out before it is applied. */
+function undoOperations(document: unknown, operation: Operation): Operation[] {
+  const { path } = operation;
+  const target = locate(document, path);
+  const valueAt = (at: string) => jsonPatch.getValueByPointer(document, at);
+  switch (operation.op) {
+    case "test":
+      return [];
+    case "remove":
+    case "replace":
+      return target ? [{ op: operation.op === "remove" ? "add" : "replace", path, value: valueAt(path) }] : [{ op: "replace", path: "", value: document }];
+    case "add":
+    case "copy":
+      return [undoInsert(document, path, target, 0)];
+    case "move": {
+      const from = locate(document, operation.from);
+      // The source goes first, so an index into the same array counts one fewer element.
+      const sameArray = from !== undefined && target !== undefined && from.parentPath === target.parentPath;
+      return [undoInsert(document, path, target, sameArray ? 1 : 0), { op: "add", path: operation.from, value: valueAt(operation.from) }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** Undoes putting a value at `path`: remove it, or put back what the key held. */
+function undoInsert(document: unknown, path: string, target: Location | undefined, removedBefore: number): Operation {
+  if (!target) return { op: "replace", path: "", value: document };
+  const { parent, parentPath, key } = target;
+  if (Array.isArray(parent)) {
+    const index = key === "-" ? parent.length - removedBefore : Number(key);
+    return { op: "remove", path: `${parentPath}/${index}` };
+  }
+  const holder = parent as Record<string, unknown> | undefined;
+  return holder !== undefined && Object.hasOwn(holder, key) ? { op: "replace", path, value: holder[key] } : { op: "remove", path };
+}
