@@ -28,8 +28,8 @@ try {
     compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: false, types: ["node"], lib: ["ES2022", "DOM"], outDir },
     include,
   });
-  writeFileSync(join(app, "tsconfig.wrapped.json"), JSON.stringify(tsconfig(["src/wrapped.ts", "src/server.ts"], "out")));
-  writeFileSync(join(app, "tsconfig.direct.json"), JSON.stringify(tsconfig(["src/direct.ts", "src/server.ts"], "out")));
+  writeFileSync(join(app, "tsconfig.wrapped.json"), JSON.stringify(tsconfig(["src/wrapped.ts", "src/server.ts", "src/state.ts"], "out")));
+  writeFileSync(join(app, "tsconfig.direct.json"), JSON.stringify(tsconfig(["src/direct.ts", "src/server.ts", "src/state.ts"], "out")));
 
   run("npm", ["install", "--no-audit", "--no-fund", "--silent", `./${tarball}`, "rxjs@7.8.2", "@ag-ui/client@1.0.0", "@types/node@20"]);
   if (existsSync(join(app, "node_modules/@carbon/ai-chat"))) throw new Error("@carbon/ai-chat must not be installed in the consumer app");

@@ -3,6 +3,7 @@ import { HttpAgent } from "@ag-ui/client";
 import { agUiToCarbon, type CarbonStreamChunk } from "carbon-agui-rx";
 import { lastValueFrom, toArray } from "rxjs";
 import { input, startServer } from "./server.js";
+import { checkSharedState } from "./state.js";
 
 const { url, server } = await startServer("direct");
 const agent = new HttpAgent({ url });
@@ -11,3 +12,4 @@ server.close();
 const last = chunks.at(-1);
 if (!last || !("final_response" in last) || last.final_response.output.generic[0]?.text !== "direct") throw new Error("direct: wrong chunks");
 console.log("ESM (HttpAgent.run().pipe): ok");
+await checkSharedState("ESM (direct)");

@@ -1,7 +1,7 @@
 // The CommonJS build, required from plain Node.
 const assert = require("node:assert");
 const { of, lastValueFrom, toArray } = require("rxjs");
-const { agUiToCarbon } = require("carbon-agui-rx");
+const { agUiToCarbon, Conversation } = require("carbon-agui-rx");
 
 const events = [
   { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
@@ -13,4 +13,15 @@ lastValueFrom(of(...events).pipe(agUiToCarbon({ responseId: "r1" }), toArray()))
     final_response: { id: "r1", output: { generic: [{ response_type: "text", text: "from CommonJS", streaming_metadata: { id: "m1" } }] } },
   });
   console.log("CommonJS require: ok");
+  const conversation = new Conversation();
+  const stateEvents = [
+    events[0],
+    { type: "STATE_SNAPSHOT", snapshot: { n: 1 } },
+    { type: "STATE_DELTA", delta: [{ op: "replace", path: "/n", value: 2 }] },
+    events[2],
+  ];
+  return lastValueFrom(of(...stateEvents).pipe(agUiToCarbon({ conversation }))).then(() => {
+    assert.deepStrictEqual(conversation.state, { n: 2 });
+    console.log("CommonJS shared state: ok");
+  });
 });

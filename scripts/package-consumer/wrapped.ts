@@ -4,6 +4,7 @@ import { HttpAgent } from "@ag-ui/client";
 import { agUiToCarbon, fromAgent, type CarbonStreamChunk } from "carbon-agui-rx";
 import { lastValueFrom, toArray } from "rxjs";
 import { input, startServer } from "./server.js";
+import { checkSharedState } from "./state.js";
 
 const { url, server } = await startServer("wrapped");
 const run = fromAgent(new HttpAgent({ url }));
@@ -12,3 +13,4 @@ server.close();
 const last = chunks.at(-1);
 if (!last || !("final_response" in last) || last.final_response.output.generic[0]?.text !== "wrapped") throw new Error("wrapped: wrong chunks");
 console.log("ESM (fromAgent): ok");
+await checkSharedState("ESM (wrapped)");
