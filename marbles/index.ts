@@ -1,6 +1,7 @@
 import type { MarbleScenario } from "./scenario";
 import cutStream from "./cut-stream";
 import endsWithoutRunFinished from "./ends-without-run-finished";
+import generativeUi from "./generative-ui";
 import protocolViolation from "./protocol-violation";
 import runErrorMidway from "./run-error-midway";
 import stoppedByUser from "./stopped-by-user";
@@ -8,4 +9,4 @@ import streamedText from "./streamed-text";
 import textChunks from "./text-chunks";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation];
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi];

@@ -1,6 +1,6 @@
 import type * as Carbon from "@carbon/ai-chat";
 import { createAgUiSendMessage } from "../src/adapter";
-import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
+import { CancellationReason, MessageErrorState, type CarbonResponseType, type CarbonStreamChunk } from "../src/carbon";
 import { createSseRunner } from "../src/runners/createSseRunner";
 
 /**
@@ -21,6 +21,8 @@ type Assignable<Actual extends Expected, Expected> = Actual;
 
 export type EmittedChunksAreCarbonChunks = Assignable<WithCarbonEnums<CarbonStreamChunk>, Carbon.StreamChunk>;
 export type SendMessageIsCustomSendMessage = Assignable<ReturnType<typeof createAgUiSendMessage>, NonNullable<Carbon.PublicConfigMessaging["customSendMessage"]>>;
+export type ResponseTypesAreCarbons = Assignable<CarbonResponseType, `${Carbon.MessageResponseTypes}`>;
+export type CarbonsResponseTypesAreOurs = Assignable<`${Carbon.MessageResponseTypes}`, CarbonResponseType>;
 export type ErrorStateMatches = Assignable<`${typeof MessageErrorState.FAILED_WHILE_STREAMING}`, `${Carbon.MessageErrorState.FAILED_WHILE_STREAMING}`>;
 export type RestartReasonMatches = Assignable<(typeof CancellationReason)["CONVERSATION_RESTARTED"], `${Carbon.CancellationReason.CONVERSATION_RESTARTED}`>;
 export type StopReasonMatches = Assignable<(typeof CancellationReason)["STOP_STREAMING"], `${Carbon.CancellationReason.STOP_STREAMING}`>;

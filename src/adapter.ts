@@ -7,7 +7,7 @@ import { randomId } from "./internal/ids";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
 
-export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning"> {
+export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem"> {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
   /** AG-UI tool definitions sent with every run. */
@@ -131,7 +131,7 @@ export class CarbonAgUiAdapter {
   }
 
   private streamTurn(input: RunAgentInput, request: CarbonMessageRequest, stop: Observable<unknown>) {
-    const { run, onEvent, operators, validate, onInvalidEvent, onWarning } = this.options;
+    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem } = this.options;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
@@ -146,6 +146,7 @@ export class CarbonAgUiAdapter {
         ...(validate !== undefined && { validate }),
         ...(onInvalidEvent && { onInvalidEvent }),
         ...(onWarning && { onWarning }),
+        ...(onInvalidItem && { onInvalidItem }),
       }),
     );
   }

@@ -21,6 +21,27 @@ export interface CarbonTextItem {
   streaming_metadata?: CarbonItemStreamingMetadata;
 }
 
+/** The `response_type`s of Carbon 1.9.1's `MessageResponseTypes` enum, as the strings they are at runtime. */
+export type CarbonResponseType =
+  | "text"
+  | "option"
+  | "connect_to_agent"
+  | "image"
+  | "pause"
+  | "user_defined"
+  | "iframe"
+  | "video"
+  | "audio"
+  | "date"
+  | "inline_error"
+  | "card"
+  | "carousel"
+  | "button"
+  | "grid"
+  | "conversational_search"
+  | "preview_card"
+  | "system";
+
 /**
  * Any Carbon generic item. `response_type` is Carbon's `MessageResponseTypes`
  * string enum; we emit its runtime values as plain strings.

@@ -93,3 +93,14 @@ export class AgUiStateDeltaError extends CarbonAgUiError {
     super(message, options);
   }
 }
+
+/** A Carbon item (from a `carbon.item`/`carbon.items` CUSTOM event) that Carbon 1.9.1 cannot render; given to `onInvalidItem` and skipped. */
+export class AgUiInvalidItemError extends CarbonAgUiError {
+  override readonly name = "AgUiInvalidItemError";
+  constructor(
+    /** What is wrong, one entry per problem: "options: must be an array". */
+    readonly problems: string[],
+  ) {
+    super(`Invalid Carbon item: ${problems.join("; ")}`);
+  }
+}

@@ -4,6 +4,8 @@ export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
 export { sharedState, type SharedStateOptions } from "./operators/sharedState";
 export { textMessages } from "./operators/textMessages";
+export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/carbonItems";
+export { carbonItemProblems, CARBON_RESPONSE_TYPES } from "./itemAllowlist";
 export { runOutcome } from "./operators/runOutcome";
 export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
@@ -21,6 +23,7 @@ export {
   AgUiConnectionError,
   AgUiHttpError,
   AgUiInvalidEventError,
+  AgUiInvalidItemError,
   AgUiProtocolError,
   AgUiRunError,
   AgUiStateDeltaError,
@@ -53,6 +56,7 @@ export {
   type CarbonMessageRequest,
   type CarbonMessageResponse,
   type CarbonPartialItemChunk,
+  type CarbonResponseType,
   type CarbonSendMessageOptions,
   type CarbonStreamChunk,
   type CarbonTextItem,

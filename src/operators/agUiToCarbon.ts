@@ -3,6 +3,7 @@ import { tap, type MonoTypeOperatorFunction, type Observable, type ObservableInp
 import type { CarbonStreamChunk } from "../carbon";
 import type { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
+import { carbonItems, type CarbonItemsOptions } from "./carbonItems";
 import { expandChunks } from "./expandChunks";
 import { runOutcome } from "./runOutcome";
 import { sharedState, type SharedStateOptions } from "./sharedState";
@@ -13,7 +14,7 @@ import { trackHistory } from "./trackHistory";
 import { validateEvents, type ValidateEventsOptions } from "./validateEvents";
 import { verifySequence } from "./verifySequence";
 
-export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions, SharedStateOptions {
+export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions, SharedStateOptions, CarbonItemsOptions {
   /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
   validate?: boolean;
   /**
@@ -33,7 +34,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → runOutcome → trackHistory → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → carbonItems → runOutcome → trackHistory → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -41,7 +42,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning } = options;
+  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem } = options;
   return (source) => {
     const valid: Observable<BaseEvent> = validate ? source.pipe(validateEvents(onInvalidEvent ? { onInvalidEvent } : {})) : source;
     const checked = valid.pipe(expandChunks(), verifySequence());
@@ -49,7 +50,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     if (onEvent) elements = elements.pipe(tap((element) => "type" in element && onEvent(element)));
     for (const operator of operators) elements = elements.pipe(operator);
     if (conversation) elements = elements.pipe(sharedState(conversation, onWarning ? { onWarning } : {}));
-    elements = elements.pipe(textMessages(), runOutcome());
+    elements = elements.pipe(textMessages(), carbonItems(onInvalidItem ? { onInvalidItem } : {}), runOutcome());
     if (conversation) elements = elements.pipe(trackHistory(conversation));
     return elements.pipe(toStreamChunks(options));
   };
