@@ -7,6 +7,7 @@ import runErrorMidway from "./run-error-midway";
 import stoppedByUser from "./stopped-by-user";
 import streamedText from "./streamed-text";
 import textChunks from "./text-chunks";
+import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi];
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls];

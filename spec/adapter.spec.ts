@@ -107,6 +107,36 @@ describe("CarbonAgUiAdapter", () => {
     expect(seen).toEqual([{ steps: ["search"] }, { steps: ["search", "answer"] }]);
   });
 
+  it("keeps tool calls and their results in the history, so the next run has them", async () => {
+    const adapter = await adapterFor((input, sse) => {
+      sse.send(ev.runStarted());
+      if (input.messages.length === 1) {
+        sse.send({ type: EventType.TOOL_CALL_START, toolCallId: "t1", toolCallName: "weather", parentMessageId: "a1" } as BaseEvent);
+        sse.send(ev.toolArgs("t1", '{"city":"Oslo"}'));
+        sse.send(ev.toolEnd("t1"));
+        sse.send({ type: EventType.TOOL_CALL_RESULT, messageId: "tool-1", toolCallId: "t1", content: "4°C" } as BaseEvent);
+        sse.send(ev.textStart("a2"));
+        sse.send(ev.text("a2", "It is 4°C in Oslo."));
+        sse.send(ev.textEnd("a2"));
+      }
+      sse.send(ev.runFinished());
+      sse.end();
+    });
+    const carbon = new RecordingCarbon();
+    await adapter.sendMessage(request("Weather in Oslo?"), options(), carbon);
+    await adapter.sendMessage(request("Thanks"), options(), carbon);
+    expect(server!.inputs[1]?.messages).toEqual([
+      { id: "u-Weather in Oslo?", role: "user", content: "Weather in Oslo?" },
+      { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }] },
+      { id: "tool-1", role: "tool", toolCallId: "t1", content: "4°C" },
+      { id: "a2", role: "assistant", content: "It is 4°C in Oslo." },
+      { id: "u-Thanks", role: "user", content: "Thanks" },
+    ]);
+    const final = finals(carbon)[0]?.final_response;
+    expect(final?.message_options?.chain_of_thought).toEqual([{ tool_name: "weather", status: "success", request: { args: { city: "Oslo" } }, response: { content: "4°C" } }]);
+    expect(carbon.transcript()).toBe("Assistant: It is 4°C in Oslo.\nAssistant: (no answer)");
+  });
+
   it("starts no run for Carbon's welcome request", async () => {
     const adapter = await adapterFor((_input, sse) => say(sse, "unused"));
     const carbon = new RecordingCarbon();

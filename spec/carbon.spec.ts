@@ -1,6 +1,13 @@
 import type * as Carbon from "@carbon/ai-chat";
 import { createAgUiSendMessage } from "../src/adapter";
-import { CancellationReason, MessageErrorState, type CarbonResponseType, type CarbonStreamChunk } from "../src/carbon";
+import {
+  CancellationReason,
+  MessageErrorState,
+  type CarbonChainOfThoughtStep,
+  type CarbonReasoningStep,
+  type CarbonResponseType,
+  type CarbonStreamChunk,
+} from "../src/carbon";
 import { createSseRunner } from "../src/runners/createSseRunner";
 
 /**
@@ -9,11 +16,18 @@ import { createSseRunner } from "../src/runners/createSseRunner";
  * compiler (`npm run typecheck`); a mismatch fails the build.
  */
 
-/** Our types with `response_type` as Carbon's string enum, which is what we emit at runtime. */
+/** Carbon's string enums, by the field that holds them: we emit their runtime values as plain strings. */
+interface CarbonEnums {
+  response_type: Carbon.MessageResponseTypes;
+  status: Carbon.ChainOfThoughtStepStatus;
+  open_state: Carbon.ReasoningStepOpenState;
+}
+
+/** Our types with each enum field as Carbon's enum. */
 type WithCarbonEnums<T> = T extends readonly (infer Item)[]
   ? WithCarbonEnums<Item>[]
   : T extends object
-    ? { [K in keyof T]: K extends "response_type" ? Carbon.MessageResponseTypes : WithCarbonEnums<T[K]> }
+    ? { [K in keyof T]: K extends keyof CarbonEnums ? CarbonEnums[K] : WithCarbonEnums<T[K]> }
     : T;
 
 /** Compile-time assertion that `Actual` is assignable to `Expected`. */
@@ -23,6 +37,8 @@ export type EmittedChunksAreCarbonChunks = Assignable<WithCarbonEnums<CarbonStre
 export type SendMessageIsCustomSendMessage = Assignable<ReturnType<typeof createAgUiSendMessage>, NonNullable<Carbon.PublicConfigMessaging["customSendMessage"]>>;
 export type ResponseTypesAreCarbons = Assignable<CarbonResponseType, `${Carbon.MessageResponseTypes}`>;
 export type CarbonsResponseTypesAreOurs = Assignable<`${Carbon.MessageResponseTypes}`, CarbonResponseType>;
+export type StepStatusesMatch = Assignable<NonNullable<CarbonChainOfThoughtStep["status"]>, `${Carbon.ChainOfThoughtStepStatus}`>;
+export type OpenStatesMatch = Assignable<NonNullable<CarbonReasoningStep["open_state"]>, `${Carbon.ReasoningStepOpenState}`>;
 export type ErrorStateMatches = Assignable<`${typeof MessageErrorState.FAILED_WHILE_STREAMING}`, `${Carbon.MessageErrorState.FAILED_WHILE_STREAMING}`>;
 export type RestartReasonMatches = Assignable<(typeof CancellationReason)["CONVERSATION_RESTARTED"], `${Carbon.CancellationReason.CONVERSATION_RESTARTED}`>;
 export type StopReasonMatches = Assignable<(typeof CancellationReason)["STOP_STREAMING"], `${Carbon.CancellationReason.STOP_STREAMING}`>;

@@ -38,4 +38,14 @@ describe("Conversation", () => {
     given.nested.n = 2;
     expect(conversation.state).toEqual({ nested: { n: 1 } });
   });
+
+  it("merges an assistant message's text and tool calls, whichever comes first", () => {
+    const toolCalls = [{ id: "t1", type: "function" as const, function: { name: "search", arguments: "{}" } }];
+    const conversation = new Conversation();
+    conversation.upsertMessage({ id: "a1", role: "assistant", toolCalls });
+    conversation.upsertMessage({ id: "a1", role: "assistant", content: "Searching" });
+    expect(conversation.messages).toEqual([{ id: "a1", role: "assistant", toolCalls, content: "Searching" }]);
+    conversation.upsertMessage({ id: "a1", role: "user", content: "replaced" });
+    expect(conversation.messages).toEqual([{ id: "a1", role: "user", content: "replaced" }]);
+  });
 });

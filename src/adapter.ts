@@ -7,7 +7,7 @@ import { randomId } from "./internal/ids";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
 
-export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem"> {
+export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall"> {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
   /** AG-UI tool definitions sent with every run. */
@@ -131,7 +131,7 @@ export class CarbonAgUiAdapter {
   }
 
   private streamTurn(input: RunAgentInput, request: CarbonMessageRequest, stop: Observable<unknown>) {
-    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem } = this.options;
+    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem, onToolCall } = this.options;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
@@ -147,6 +147,7 @@ export class CarbonAgUiAdapter {
         ...(onInvalidEvent && { onInvalidEvent }),
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),
+        ...(onToolCall && { onToolCall }),
       }),
     );
   }

@@ -55,6 +55,36 @@ export interface CarbonItem {
 /** The piece of an item that a `partial_item` chunk carries; `text` is a delta. */
 export type CarbonItemDelta = Partial<CarbonItem> & { response_type: string };
 
+/** One step of Carbon's "How did I get this answer?" panel: here, one tool call. */
+export interface CarbonChainOfThoughtStep {
+  title?: string;
+  description?: string;
+  tool_name?: string;
+  request?: { args?: unknown };
+  response?: { content: unknown };
+  /** Carbon's `ChainOfThoughtStepStatus` values. */
+  status?: "processing" | "failure" | "success";
+}
+
+/** One step of Carbon's reasoning panel; `content` is markdown. */
+export interface CarbonReasoningStep {
+  title: string;
+  open_state?: "open" | "close" | "default";
+  content?: string;
+}
+
+export interface CarbonReasoningSteps {
+  open_state?: "open" | "close" | "default";
+  steps?: CarbonReasoningStep[];
+  content?: string;
+}
+
+/** The parts of Carbon's `message_options` we fill. Carbon merges them by key, and arrays by index. */
+export interface CarbonMessageOptions {
+  chain_of_thought?: CarbonChainOfThoughtStep[];
+  reasoning?: CarbonReasoningSteps;
+}
+
 /** Carbon's `MessageErrorState` numeric enum, the values we use. */
 export const MessageErrorState = {
   /** "This message was not completed. Please try again." */
@@ -68,6 +98,7 @@ export interface CarbonMessageResponse {
   request_id?: string;
   output: { generic: CarbonItem[] };
   history?: { error_state?: number };
+  message_options?: CarbonMessageOptions;
 }
 
 interface ChunkStreamingMetadata {
@@ -76,6 +107,8 @@ interface ChunkStreamingMetadata {
 
 export interface CarbonPartialItemChunk extends ChunkStreamingMetadata {
   partial_item: CarbonItemDelta;
+  /** Message options so far, merged into the message while it streams. */
+  partial_response?: { message_options: CarbonMessageOptions };
 }
 
 export interface CarbonCompleteItemChunk extends ChunkStreamingMetadata {

@@ -109,7 +109,11 @@ export class Conversation {
     return outcome;
   }
 
-  /** Adds a message, or replaces the one with the same id where it stands. */
+  /**
+   * Adds a message, or updates the one with the same id where it stands. An
+   * update of the same role keeps the fields it does not carry, so an
+   * assistant message's text and its tool calls can arrive in either order.
+   */
   upsertMessage(message: Message): void {
     this.place(message);
     this.publishMessages();
@@ -130,7 +134,8 @@ export class Conversation {
       this.positions.set(message.id, this.list.length);
       this.list.push(message);
     } else {
-      this.list[position] = message;
+      const existing = this.list[position]!;
+      this.list[position] = existing.role === message.role ? ({ ...existing, ...message } as Message) : message;
     }
   }
 

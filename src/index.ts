@@ -4,12 +4,13 @@ export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
 export { sharedState, type SharedStateOptions } from "./operators/sharedState";
 export { textMessages } from "./operators/textMessages";
+export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/toolCallSteps";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES } from "./itemAllowlist";
 export { runOutcome } from "./operators/runOutcome";
 export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
-export { toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
+export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions } from "./adapter";
 export { Conversation, type ConversationInit } from "./conversation";
@@ -39,6 +40,7 @@ export {
   type HistoryMessageInstruction,
   type ItemCompleteInstruction,
   type ItemDeltaInstruction,
+  type MessageOptionsInstruction,
   type PipelineElement,
   type TurnEndInstruction,
 } from "./instructions";
@@ -46,6 +48,7 @@ export {
 export {
   CancellationReason,
   MessageErrorState,
+  type CarbonChainOfThoughtStep,
   type CarbonChatInstance,
   type CarbonChunkLike,
   type CarbonCompleteItemChunk,
@@ -53,9 +56,12 @@ export {
   type CarbonItem,
   type CarbonItemDelta,
   type CarbonItemStreamingMetadata,
+  type CarbonMessageOptions,
   type CarbonMessageRequest,
   type CarbonMessageResponse,
   type CarbonPartialItemChunk,
+  type CarbonReasoningStep,
+  type CarbonReasoningSteps,
   type CarbonResponseType,
   type CarbonSendMessageOptions,
   type CarbonStreamChunk,

@@ -1,5 +1,5 @@
 import type { AGUIEvent as AgUiEvent, BaseEvent, Message } from "@ag-ui/core";
-import type { CarbonItem, CarbonItemDelta } from "./carbon";
+import type { CarbonItem, CarbonItemDelta, CarbonMessageOptions } from "./carbon";
 
 export type { AgUiEvent };
 
@@ -24,6 +24,15 @@ export interface HistoryMessageInstruction {
 }
 
 /**
+ * Message options (chain of thought, reasoning) that changed: each key given
+ * holds its whole new value, as Carbon merges arrays by index.
+ */
+export interface MessageOptionsInstruction {
+  kind: "options";
+  options: CarbonMessageOptions;
+}
+
+/**
  * The end of the turn. `finished`: the run is done. `stopped`: cut short on
  * purpose (open items show "Response stopped"). `failed`: the run failed with
  * `error`, which the pipeline raises after the final response.
@@ -37,6 +46,7 @@ export type CarbonInstruction =
   | ItemDeltaInstruction
   | ItemCompleteInstruction
   | HistoryMessageInstruction
+  | MessageOptionsInstruction
   | TurnEndInstruction;
 
 /**

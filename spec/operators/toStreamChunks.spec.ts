@@ -2,7 +2,7 @@ import { map } from "rxjs";
 import { MessageErrorState } from "../../src/carbon";
 import { AgUiRunError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
-import { toStreamChunks } from "../../src/operators/toStreamChunks";
+import { OPTIONS_CARRIER_ID, toStreamChunks } from "../../src/operators/toStreamChunks";
 import { carbon, ev, instr } from "../support/builders";
 import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
 
@@ -100,6 +100,48 @@ describe("toStreamChunks", () => {
       const source = cold("-x-t-a-t-|", elements({ x: ev.custom("noise"), t: instr.finished(), a: streamed.a }));
       expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("---(F|)", { F: carbon.final(R, []) });
       expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("sends message options at once on an empty carrier item that the first text item takes over", () => {
+    const steps = [{ tool_name: "search", status: "processing" as const }];
+    const done = [{ tool_name: "search", status: "success" as const }];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-o-a-p-c-t|", elements({
+        o: { kind: "options", options: { chain_of_thought: steps } },
+        a: instr.textDelta("m1", "Found it"),
+        p: { kind: "options", options: { chain_of_thought: done } },
+        c: instr.textComplete("m1", "Found it."),
+        t: instr.finished(),
+      }));
+      const carrierDelta = (chain: object[]) => ({
+        partial_item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID, cancellable: true } },
+        partial_response: { message_options: { chain_of_thought: chain } },
+        streaming_metadata: { response_id: R },
+      });
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-O-A-P-C-(F|)", {
+        O: carrierDelta(steps),
+        A: carbon.partialText(R, OPTIONS_CARRIER_ID, "Found it"),
+        P: carrierDelta(done),
+        C: carbon.completeText(R, OPTIONS_CARRIER_ID, "Found it."),
+        F: { final_response: { id: R, output: { generic: [carbon.textItem(OPTIONS_CARRIER_ID, "Found it.")] }, message_options: { chain_of_thought: done } } },
+      });
+    });
+  });
+
+  it("carries message options on the latest text item once there is one", () => {
+    const steps = [{ tool_name: "search", status: "processing" as const }];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-o-|", elements({ a: instr.textDelta("m1", "Let me look"), o: { kind: "options", options: { chain_of_thought: steps } } }));
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-A-O-(F|)", {
+        A: carbon.partialText(R, "m1", "Let me look"),
+        O: {
+          partial_item: { response_type: "text", text: "", streaming_metadata: { id: "m1", cancellable: true } },
+          partial_response: { message_options: { chain_of_thought: steps } },
+          streaming_metadata: { response_id: R },
+        },
+        F: { final_response: { id: R, output: { generic: [carbon.textItem("m1", "Let me look")] }, message_options: { chain_of_thought: steps } } },
+      });
     });
   });
 

@@ -1,20 +1,22 @@
 import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
-import { tap, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type OperatorFunction } from "rxjs";
+import type { MonoTypeOperatorFunction, Observable, ObservableInput, OperatorFunction } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
 import type { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
-import { carbonItems, type CarbonItemsOptions } from "./carbonItems";
+import { createOperator, pipeFused } from "../internal/operator";
+import { carbonItems } from "./carbonItems";
 import { expandChunks } from "./expandChunks";
 import { runOutcome } from "./runOutcome";
 import { sharedState, type SharedStateOptions } from "./sharedState";
 import { stopWhen } from "./stopWhen";
 import { textMessages } from "./textMessages";
+import { toolCallSteps, type ToolCallStepsOptions } from "./toolCallSteps";
 import { toStreamChunks, type ToStreamChunksOptions } from "./toStreamChunks";
 import { trackHistory } from "./trackHistory";
 import { validateEvents, type ValidateEventsOptions } from "./validateEvents";
 import { verifySequence } from "./verifySequence";
 
-export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions, SharedStateOptions, CarbonItemsOptions {
+export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions, SharedStateOptions, ToolCallStepsOptions {
   /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
   validate?: boolean;
   /**
@@ -34,7 +36,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → carbonItems → runOutcome → trackHistory → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → toolCallSteps → carbonItems → runOutcome → trackHistory → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -42,16 +44,33 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem } = options;
-  return (source) => {
-    const valid: Observable<BaseEvent> = validate ? source.pipe(validateEvents(onInvalidEvent ? { onInvalidEvent } : {})) : source;
-    const checked = valid.pipe(expandChunks(), verifySequence());
-    let elements: Observable<PipelineElement> = stop ? checked.pipe(stopWhen(stop)) : checked;
-    if (onEvent) elements = elements.pipe(tap((element) => "type" in element && onEvent(element)));
-    for (const operator of operators) elements = elements.pipe(operator);
-    if (conversation) elements = elements.pipe(sharedState(conversation, onWarning ? { onWarning } : {}));
-    elements = elements.pipe(textMessages(), carbonItems(onInvalidItem ? { onInvalidItem } : {}), runOutcome());
-    if (conversation) elements = elements.pipe(trackHistory(conversation));
-    return elements.pipe(toStreamChunks(options));
-  };
+  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall } = options;
+  const itemOptions = onInvalidItem ? { onInvalidItem } : {};
+  const stages: OperatorFunction<never, unknown>[] = [
+    ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
+    expandChunks(),
+    verifySequence(),
+    ...(stop ? [stopWhen(stop)] : []),
+    ...(onEvent ? [seeEvents(onEvent)] : []),
+    ...operators,
+    ...(conversation ? [sharedState(conversation, onWarning ? { onWarning } : {})] : []),
+    textMessages(),
+    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }) }),
+    carbonItems(itemOptions),
+    runOutcome(),
+    ...(conversation ? [trackHistory(conversation)] : []),
+    toStreamChunks(options),
+  ];
+  // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
+  return (source) => pipeFused(source, stages as OperatorFunction<unknown, unknown>[]) as Observable<CarbonStreamChunk>;
+}
+
+/** Shows each event to `onEvent`; instructions (such as a stop) pass unseen. */
+function seeEvents(onEvent: (event: AGUIEvent) => void): MonoTypeOperatorFunction<PipelineElement> {
+  return createOperator<PipelineElement, PipelineElement>((out) => ({
+    next(element) {
+      if ("type" in element) onEvent(element);
+      out.next(element);
+    },
+  }));
 }

@@ -1,7 +1,8 @@
 import { EventType } from "@ag-ui/core";
-import { map, type MonoTypeOperatorFunction } from "rxjs";
+import type { MonoTypeOperatorFunction } from "rxjs";
 import { AgUiRunError } from "../errors";
 import type { PipelineElement } from "../instructions";
+import { createOperator } from "../internal/operator";
 
 /**
  * Maps the end of the run to the end of the Carbon turn: RUN_FINISHED becomes
@@ -15,15 +16,17 @@ import type { PipelineElement } from "../instructions";
  * ```
  */
 export function runOutcome(): MonoTypeOperatorFunction<PipelineElement> {
-  return map((element): PipelineElement => {
-    if (!("type" in element)) return element;
-    switch (element.type) {
-      case EventType.RUN_FINISHED:
-        return { kind: "turn.end", how: element.outcome?.type === "cancelled" ? "stopped" : "finished" };
-      case EventType.RUN_ERROR:
-        return { kind: "turn.end", how: "failed", error: new AgUiRunError(element.message, element.code) };
-      default:
-        return element;
-    }
-  });
+  return createOperator<PipelineElement, PipelineElement>((out) => ({
+    next(element) {
+      if (!("type" in element)) return out.next(element);
+      switch (element.type) {
+        case EventType.RUN_FINISHED:
+          return out.next({ kind: "turn.end", how: element.outcome?.type === "cancelled" ? "stopped" : "finished" });
+        case EventType.RUN_ERROR:
+          return out.next({ kind: "turn.end", how: "failed", error: new AgUiRunError(element.message, element.code) });
+        default:
+          return out.next(element);
+      }
+    },
+  }));
 }

@@ -4,6 +4,7 @@ import {
   type CarbonItem,
   type CarbonItemDelta,
   type CarbonItemStreamingMetadata,
+  type CarbonMessageOptions,
   type CarbonMessageResponse,
   type CarbonStreamChunk,
 } from "../carbon";
@@ -21,6 +22,13 @@ export interface ToStreamChunksOptions {
 
 /** Carbon joins the `text` of partial items of these types; other fields are replaced. */
 const JOINED_TEXT_TYPES = new Set(["text", "conversational_search"]);
+
+/**
+ * The Carbon id of the empty text item that carries message options (chain of
+ * thought, reasoning) before the turn has any text; the first text item of the
+ * turn then streams into it, so no empty bubble is left behind.
+ */
+export const OPTIONS_CARRIER_ID = "carbon-agui-rx:answer";
 
 /**
  * A copy of `item` with its own streaming metadata. This runs once per
@@ -52,6 +60,12 @@ interface ItemState {
  * - `turn.end` failed, or the source errors: the final response (with
  *   `history.error_state: 3` when it has items), then the error.
  *
+ * `options` instructions go out at once as `partial_response.message_options`
+ * (everything so far, as Carbon merges by key and arrays by index) on an empty
+ * delta of the turn's latest text item (Carbon shows them under the last
+ * item); before any text, on an empty text item that the first text item then
+ * takes over. The final response carries them too.
+ *
  * Events that no operator mapped are ignored.
  *
  * ```
@@ -65,6 +79,37 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
     const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
     const chunkMetadata = { response_id: responseId };
     const items = new Map<string, ItemState>();
+    /** Carbon item ids by instruction item id: the same, except for the text item that took over the options carrier. */
+    const carbonIds = new Map<string, string>();
+    let unclaimedCarrier = false;
+    let latestTextId: string | undefined;
+    let messageOptions: CarbonMessageOptions | undefined;
+
+    const carbonIdOf = (itemId: string, responseType: string) => {
+      let carbonId = carbonIds.get(itemId);
+      if (carbonId === undefined) {
+        const takesOverCarrier = unclaimedCarrier && responseType === "text";
+        if (takesOverCarrier) unclaimedCarrier = false;
+        carbonId = takesOverCarrier ? OPTIONS_CARRIER_ID : itemId;
+        carbonIds.set(itemId, carbonId);
+      }
+      if (responseType === "text") latestTextId = carbonId;
+      return carbonId;
+    };
+
+    const emitOptions = (changed: CarbonMessageOptions) => {
+      messageOptions = { ...messageOptions, ...changed };
+      if (latestTextId === undefined) {
+        latestTextId = OPTIONS_CARRIER_ID;
+        unclaimedCarrier = true;
+        items.set(OPTIONS_CARRIER_ID, { item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID } }, open: true, text: new TextBuffer() });
+      }
+      out.next({
+        partial_item: { response_type: "text", text: "", streaming_metadata: { id: latestTextId, cancellable: true } },
+        partial_response: { message_options: messageOptions },
+        streaming_metadata: chunkMetadata,
+      });
+    };
 
     const emitFinal = (how: TurnEndInstruction["how"]) => {
       for (const state of items.values()) if (state.text) state.item.text = state.text.toString();
@@ -82,11 +127,13 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
         ...(requestId !== undefined && { request_id: requestId }),
         output: { generic },
         ...(how === "failed" && generic.length > 0 && { history: { error_state: MessageErrorState.FAILED_WHILE_STREAMING } }),
+        ...(messageOptions && { message_options: messageOptions }),
       };
       out.next({ final_response: response });
     };
 
     const addDelta = (itemId: string, delta: CarbonItemDelta) => {
+      itemId = carbonIdOf(itemId, delta.response_type);
       let state = items.get(itemId);
       if (state?.open) {
         Object.assign(state.item, delta);
@@ -107,10 +154,13 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
           case "item.delta":
             return addDelta(element.itemId, element.item);
           case "item.complete": {
-            const item = withMetadata(element.item, { ...element.item.streaming_metadata, id: element.itemId });
-            items.set(element.itemId, { item, open: false });
+            const carbonId = carbonIdOf(element.itemId, element.item.response_type);
+            const item = withMetadata(element.item, { ...element.item.streaming_metadata, id: carbonId });
+            items.set(carbonId, { item, open: false });
             return out.next({ complete_item: item, streaming_metadata: chunkMetadata });
           }
+          case "options":
+            return emitOptions(element.options);
           case "turn.end":
             emitFinal(element.how);
             return element.how === "failed" ? out.error(element.error) : out.complete();

@@ -1,6 +1,7 @@
-import { tap, type MonoTypeOperatorFunction } from "rxjs";
+import type { MonoTypeOperatorFunction } from "rxjs";
 import type { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
+import { createOperator } from "../internal/operator";
 
 /**
  * Records every `history.message` in the conversation, so the next run sends
@@ -12,7 +13,10 @@ import type { PipelineElement } from "../instructions";
  * ```
  */
 export function trackHistory(conversation: Conversation): MonoTypeOperatorFunction<PipelineElement> {
-  return tap((element) => {
-    if ("kind" in element && element.kind === "history.message") conversation.upsertMessage(element.message);
-  });
+  return createOperator<PipelineElement, PipelineElement>((out) => ({
+    next(element) {
+      if ("kind" in element && element.kind === "history.message") conversation.upsertMessage(element.message);
+      out.next(element);
+    },
+  }));
 }

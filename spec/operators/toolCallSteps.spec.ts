@@ -1,0 +1,133 @@
+import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
+import { map } from "rxjs";
+import type { CarbonChainOfThoughtStep } from "../../src/carbon";
+import type { PipelineElement } from "../../src/instructions";
+import { toolCallSteps, type AgUiToolCall } from "../../src/operators/toolCallSteps";
+import { ev } from "../support/builders";
+import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+
+const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+const chain = (...steps: CarbonChainOfThoughtStep[]): PipelineElement => ({ kind: "options", options: { chain_of_thought: steps } });
+const start = (toolCallId: string, toolCallName: string, parentMessageId?: string) =>
+  ({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...(parentMessageId && { parentMessageId }) }) as BaseEvent;
+const result = (toolCallId: string, content: string, extra: object = {}) => ({ type: EventType.TOOL_CALL_RESULT, messageId: `r-${toolCallId}`, toolCallId, content, ...extra }) as BaseEvent;
+const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
+
+describe("toolCallSteps", () => {
+  it("shows a tool call as a live chain-of-thought step and records it in the history", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-b-E---R---|", elements({ S: start("t1", "search", "a1"), a: ev.toolArgs("t1", '{"q":'), b: ev.toolArgs("t1", '"rxjs"}'), E: ev.toolEnd("t1"), R: result("t1", "3 hits") }));
+      const processing = { tool_name: "search", status: "processing" as const };
+      const withArgs = { ...processing, request: { args: { q: "rxjs" } } };
+      expectObservable(source.pipe(toolCallSteps())).toBe("-s-----(eh)(ri)|", {
+        s: chain(processing),
+        e: chain(withArgs),
+        h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"rxjs"}')] } },
+        r: chain({ ...withArgs, response: { content: "3 hits" }, status: "success" }),
+        i: { kind: "history.message", message: { id: "r-t1", role: "tool", toolCallId: "t1", content: "3 hits" } },
+      });
+      expectSubscriptions(source.subscriptions).toBe("^--------------!");
+    });
+  });
+
+  it("keeps raw arguments that are not JSON, and marks a result with an error as a failure", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E---R---|", elements({ S: start("t1", "shell"), a: ev.toolArgs("t1", "ls -la"), E: ev.toolEnd("t1"), R: result("t1", "", { error: "permission denied" }) }));
+      const withArgs = { tool_name: "shell", status: "processing" as const, request: { args: "ls -la" } };
+      expectObservable(source.pipe(toolCallSteps())).toBe("-s---(eh)(ri)|", {
+        s: chain({ tool_name: "shell", status: "processing" }),
+        e: chain(withArgs),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "shell", "ls -la")] } },
+        r: chain({ ...withArgs, response: { content: "" }, status: "failure" }),
+        i: { kind: "history.message", message: { id: "r-t1", role: "tool", toolCallId: "t1", content: "", error: "permission denied" } },
+      });
+    });
+  });
+
+  it("gathers the calls of one assistant message into its toolCalls, steps in order", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-E---T-F---|", elements({ S: start("t1", "search", "a1"), E: ev.toolEnd("t1"), T: start("t2", "fetch", "a1"), F: ev.toolEnd("t2") }));
+      const search = { tool_name: "search", status: "processing" as const, request: { args: {} } };
+      expectObservable(source.pipe(toolCallSteps())).toBe("-s-(eh)t-(fi)|", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        e: chain(search),
+        h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+        t: chain(search, { tool_name: "fetch", status: "processing" }),
+        f: chain(search, { tool_name: "fetch", status: "processing", request: { args: {} } }),
+        i: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", ""), call("t2", "fetch", "")] } },
+      });
+    });
+  });
+
+  it("shows the item onToolCall returns once the call is complete, and skips one Carbon cannot render", () => {
+    const seen: AgUiToolCall[] = [];
+    const invalid: unknown[] = [];
+    const onToolCall = (toolCall: AgUiToolCall) => {
+      seen.push(toolCall);
+      return toolCall.name === "search" ? { response_type: "system", text: `⚙ ${toolCall.name}` } : { response_type: "image" };
+    };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-E-----T-F-----|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1"), T: start("t2", "draw", "a1"), F: ev.toolEnd("t2") }));
+      const result$ = source.pipe(toolCallSteps({ onToolCall, onInvalidItem: (item) => invalid.push(item) }), map((element) => ("kind" in element ? element.kind : element.type)));
+      expectObservable(result$).toBe("-o-(ohi)-o-(oh)--|", { o: "options", h: "history.message", i: "item.complete" });
+    });
+    expect(seen).toEqual([{ toolCallId: "t1", name: "search", args: {} }, { toolCallId: "t2", name: "draw", args: {}, parentMessageId: "a1" }]);
+    expect(invalid).toEqual([{ response_type: "image" }]);
+  });
+
+  it("records a result for a call it never saw in the history only", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("-R-|", elements({ R: result("old", "late") })).pipe(toolCallSteps())).toBe("-i-|", {
+        i: { kind: "history.message", message: { id: "r-old", role: "tool", toolCallId: "old", content: "late" } },
+      });
+    });
+  });
+
+  it("errors when onToolCall throws, and unsubscribes the source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-E-|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1") }));
+      const onToolCall = () => {
+        throw new Error("host bug");
+      };
+      expectObservable(source.pipe(toolCallSteps({ onToolCall }))).toBe("-s-(eh#)", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        e: chain({ tool_name: "search", status: "processing", request: { args: {} } }),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+      }, new Error("host bug"));
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("passes a source error through", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold<PipelineElement>("-#").pipe(toolCallSteps())).toBe("-#");
+    });
+  });
+
+  it("completes with an empty source", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold<PipelineElement>("|").pipe(toolCallSteps())).toBe("|");
+    });
+  });
+
+  it("stays silent with a never source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold<PipelineElement>("-");
+      expectObservable(source.pipe(toolCallSteps())).toBe("-");
+      expectSubscriptions(source.subscriptions).toBe("^");
+    });
+  });
+
+  it("unsubscribes the source when unsubscribed early", () => {
+    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot("-c-c-|", elements({ c: ev.custom("x") }));
+      expectObservable(source.pipe(toolCallSteps()), "^--!").toBe("-c--", elements({ c: ev.custom("x") }));
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("stops a synchronous source when unsubscribed", () => {
+    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
+    expect(producedBeforeUnsubscribe(element, toolCallSteps(), 3)).toEqual([0, 1, 2]);
+  });
+});

@@ -1,0 +1,115 @@
+import { EventType, type ToolCall } from "@ag-ui/core";
+import type { MonoTypeOperatorFunction } from "rxjs";
+import type { CarbonChainOfThoughtStep, CarbonItem } from "../carbon";
+import { AgUiInvalidItemError } from "../errors";
+import { isEventOfType, type PipelineElement } from "../instructions";
+import { createOperator } from "../internal/operator";
+import { TextBuffer } from "../internal/textBuffer";
+import { carbonItemProblems } from "../itemAllowlist";
+import type { CarbonItemsOptions } from "./carbonItems";
+
+/** A finished tool call, as `onToolCall` sees it. */
+export interface AgUiToolCall {
+  toolCallId: string;
+  name: string;
+  /** The parsed JSON arguments, or the raw string when they do not parse. */
+  args: unknown;
+  parentMessageId?: string;
+}
+
+export interface ToolCallStepsOptions extends CarbonItemsOptions {
+  /** Called once a tool call's arguments are complete; may return a Carbon item to show at once (checked like custom items). */
+  onToolCall?: (call: AgUiToolCall) => CarbonItem | void | undefined;
+}
+
+interface CallInProgress {
+  name: string;
+  messageId: string;
+  arguments: TextBuffer;
+  /** Position of its step in the chain of thought. */
+  step: number;
+}
+
+/**
+ * Shows tool calls as Carbon chain-of-thought steps, live: TOOL_CALL_START adds
+ * a step (`tool_name`, `status: "processing"`), TOOL_CALL_END sets
+ * `request.args` (parsed JSON, or the raw string when it does not parse), and
+ * TOOL_CALL_RESULT sets `response.content` and `status: "success"`
+ * (`"failure"` when the result carries an `error`). Each change sends the
+ * whole chain as an `options` instruction. The calls join the history as the
+ * `toolCalls` of their assistant message (the parent message, or one named
+ * after the call), and results as `tool` messages.
+ *
+ * ```
+ * source: --S--a--E--R--|    S/a/E: a tool call "search" and its arguments; R: its result
+ * result: --o-----(oh)(oh)|  o: options { chain_of_thought }; h: history.message
+ * ```
+ */
+export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
+  const { onToolCall, onInvalidItem = (item, error) => console.warn(`carbon-agui-rx: skipped an item. ${error.message}`, item) } = options;
+  return createOperator<PipelineElement, PipelineElement>((out) => {
+    const calls = new Map<string, CallInProgress>();
+    const toolCallsByMessage = new Map<string, ToolCall[]>();
+    let chain: CarbonChainOfThoughtStep[] = [];
+
+    const setStep = (index: number, step: CarbonChainOfThoughtStep) => {
+      chain = chain.map((existing, at) => (at === index ? step : existing));
+      out.next({ kind: "options", options: { chain_of_thought: chain } });
+    };
+
+    const showToolCallItem = (toolCallId: string, item: CarbonItem | void | undefined) => {
+      if (item === undefined) return;
+      const problems = carbonItemProblems(item);
+      if (problems.length > 0) return onInvalidItem(item, new AgUiInvalidItemError(problems));
+      out.next({ kind: "item.complete", itemId: item.streaming_metadata?.id ?? `tool-call-${toolCallId}`, item });
+    };
+
+    return {
+      next(element) {
+        if (isEventOfType(element, EventType.TOOL_CALL_START)) {
+          const { toolCallId, toolCallName, parentMessageId } = element;
+          calls.set(toolCallId, { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length });
+          chain = [...chain, { tool_name: toolCallName, status: "processing" }];
+          return out.next({ kind: "options", options: { chain_of_thought: chain } });
+        }
+        if (isEventOfType(element, EventType.TOOL_CALL_ARGS)) {
+          return calls.get(element.toolCallId)?.arguments.append(element.delta);
+        }
+        if (isEventOfType(element, EventType.TOOL_CALL_END)) {
+          const call = calls.get(element.toolCallId);
+          if (!call) return;
+          const raw = call.arguments.toString();
+          const args = parseArguments(raw);
+          setStep(call.step, { ...chain[call.step], request: { args } });
+          const toolCalls = [...(toolCallsByMessage.get(call.messageId) ?? []), { id: element.toolCallId, type: "function" as const, function: { name: call.name, arguments: raw } }];
+          toolCallsByMessage.set(call.messageId, toolCalls);
+          out.next({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
+          if (onToolCall) {
+            const parentMessageId = call.messageId === element.toolCallId ? undefined : call.messageId;
+            showToolCallItem(element.toolCallId, onToolCall({ toolCallId: element.toolCallId, name: call.name, args, ...(parentMessageId !== undefined && { parentMessageId }) }));
+          }
+          return;
+        }
+        if (isEventOfType(element, EventType.TOOL_CALL_RESULT)) {
+          const { messageId, toolCallId, content } = element;
+          const error = (element as { error?: unknown }).error;
+          const failed = typeof error === "string" && error !== "";
+          const call = calls.get(toolCallId);
+          if (call) setStep(call.step, { ...chain[call.step], response: { content }, status: failed ? "failure" : "success" });
+          return out.next({ kind: "history.message", message: { id: messageId, role: "tool", toolCallId, content, ...(failed && { error }) } });
+        }
+        out.next(element);
+      },
+    };
+  });
+}
+
+/** Tool arguments as JSON when they parse (`{}` when empty), else the raw string. */
+function parseArguments(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
