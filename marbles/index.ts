@@ -3,6 +3,7 @@ import cutStream from "./cut-stream";
 import endsWithoutRunFinished from "./ends-without-run-finished";
 import generativeUi from "./generative-ui";
 import protocolViolation from "./protocol-violation";
+import reasoning from "./reasoning";
 import runErrorMidway from "./run-error-midway";
 import stoppedByUser from "./stopped-by-user";
 import streamedText from "./streamed-text";
@@ -10,4 +11,4 @@ import textChunks from "./text-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls];
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning];

@@ -48,4 +48,25 @@ describe("Conversation", () => {
     conversation.upsertMessage({ id: "a1", role: "user", content: "replaced" });
     expect(conversation.messages).toEqual([{ id: "a1", role: "user", content: "replaced" }]);
   });
+
+  it("attaches encrypted values to their message or tool call, also when they come first", () => {
+    const conversation = new Conversation();
+    conversation.upsertMessage({ id: "r1", role: "reasoning", content: "Thinking" });
+    conversation.attachEncryptedValue("message", "r1", "enc-message");
+    conversation.attachEncryptedValue("tool-call", "t1", "enc-call");
+    const toolCalls = [{ id: "t1", type: "function" as const, function: { name: "search", arguments: "{}" } }];
+    conversation.upsertMessage({ id: "a1", role: "assistant", toolCalls });
+    expect(conversation.messages).toEqual([
+      { id: "r1", role: "reasoning", content: "Thinking", encryptedValue: "enc-message" },
+      { id: "a1", role: "assistant", toolCalls: [{ ...toolCalls[0], encryptedValue: "enc-call" }] },
+    ]);
+  });
+
+  it("holds at most 256 encrypted values waiting for their message, dropping the oldest", () => {
+    const conversation = new Conversation();
+    for (let index = 0; index <= 256; index++) conversation.attachEncryptedValue("message", `m${index}`, `enc${index}`);
+    conversation.upsertMessage({ id: "m0", role: "reasoning", content: "first" });
+    conversation.upsertMessage({ id: "m256", role: "reasoning", content: "last" });
+    expect(conversation.messages.map((message) => (message as { encryptedValue?: string }).encryptedValue)).toEqual([undefined, "enc256"]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import type { Message, ToolCall } from "@ag-ui/core";
 import {
   animationFrameScheduler,
   asyncScheduler,
@@ -30,6 +30,8 @@ export interface ConversationInit {
   scheduler?: SchedulerLike;
 }
 
+const MAX_PENDING_ENCRYPTED_VALUES = 256;
+
 const defaultStateScheduler = (): SchedulerLike => (typeof requestAnimationFrame === "function" ? animationFrameScheduler : asyncScheduler);
 
 /**
@@ -51,6 +53,8 @@ export class Conversation {
   /** Position of each message in `list`, by id, so a message is replaced in place. */
   private readonly positions = new Map<string, number>();
   private readonly messagesSubject = new BehaviorSubject<readonly Message[]>(Object.freeze([]));
+  /** Encrypted values that came before their message or tool call, by `${subtype}:${entityId}`; capped. */
+  private readonly pendingEncryptedValues = new Map<string, string>();
   /** The state deltas change in place; never handed out. */
   private stateDocument: unknown;
   /** The frozen copy readers get, valid while `stateChangedSinceSnapshot` is false. */
@@ -119,11 +123,25 @@ export class Conversation {
     this.publishMessages();
   }
 
+  /**
+   * Attaches a provider's encrypted reasoning value to the message or tool
+   * call it belongs to, to be sent back with later runs. One that arrives
+   * before its message or tool call waits for it (at most 256 wait).
+   */
+  attachEncryptedValue(subtype: "message" | "tool-call", entityId: string, encryptedValue: string): void {
+    if (this.applyEncryptedValue(subtype, entityId, encryptedValue)) return this.publishMessages();
+    if (this.pendingEncryptedValues.size >= MAX_PENDING_ENCRYPTED_VALUES) {
+      this.pendingEncryptedValues.delete(this.pendingEncryptedValues.keys().next().value as string);
+    }
+    this.pendingEncryptedValues.set(`${subtype}:${entityId}`, encryptedValue);
+  }
+
   /** Starts a new thread: a new thread id, no history, the initial state. */
   reset(threadId: string = randomId()): void {
     this.threadIdValue = threadId;
     this.list.length = 0;
     this.positions.clear();
+    this.pendingEncryptedValues.clear();
     this.publishMessages();
     this.replaceState(this.init.state);
   }
@@ -137,6 +155,36 @@ export class Conversation {
       const existing = this.list[position]!;
       this.list[position] = existing.role === message.role ? ({ ...existing, ...message } as Message) : message;
     }
+    if (this.pendingEncryptedValues.size > 0) this.applyPendingEncryptedValues(this.list[this.positions.get(message.id)!]!);
+  }
+
+  private applyPendingEncryptedValues(message: Message): void {
+    const ids = [`message:${message.id}`, ...((message as { toolCalls?: ToolCall[] }).toolCalls ?? []).map((call) => `tool-call:${call.id}`)];
+    for (const key of ids) {
+      const value = this.pendingEncryptedValues.get(key);
+      if (value === undefined) continue;
+      this.pendingEncryptedValues.delete(key);
+      const [subtype, ...rest] = key.split(":");
+      this.applyEncryptedValue(subtype as "message" | "tool-call", rest.join(":"), value);
+    }
+  }
+
+  /** Sets the value on its message or tool call; false when neither is in the history yet. */
+  private applyEncryptedValue(subtype: "message" | "tool-call", entityId: string, encryptedValue: string): boolean {
+    if (subtype === "message") {
+      const position = this.positions.get(entityId);
+      if (position === undefined) return false;
+      this.list[position] = { ...this.list[position]!, encryptedValue } as Message;
+      return true;
+    }
+    for (let position = this.list.length - 1; position >= 0; position--) {
+      const message = this.list[position] as Message & { toolCalls?: ToolCall[] };
+      if (!message.toolCalls?.some((call) => call.id === entityId)) continue;
+      const toolCalls = message.toolCalls.map((call) => (call.id === entityId ? { ...call, encryptedValue } : call));
+      this.list[position] = { ...message, toolCalls } as Message;
+      return true;
+    }
+    return false;
   }
 
   private stateChanged(): void {

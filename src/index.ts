@@ -4,6 +4,7 @@ export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
 export { sharedState, type SharedStateOptions } from "./operators/sharedState";
 export { textMessages } from "./operators/textMessages";
+export { reasoningSteps } from "./operators/reasoningSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/toolCallSteps";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES } from "./itemAllowlist";
@@ -37,6 +38,7 @@ export {
   isEventOfType,
   type AgUiEvent,
   type CarbonInstruction,
+  type HistoryEncryptedValueInstruction,
   type HistoryMessageInstruction,
   type ItemCompleteInstruction,
   type ItemDeltaInstruction,

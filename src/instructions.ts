@@ -23,6 +23,14 @@ export interface HistoryMessageInstruction {
   message: Message;
 }
 
+/** A provider's encrypted reasoning artefact for a message or a tool call: kept in the history, never shown. */
+export interface HistoryEncryptedValueInstruction {
+  kind: "history.encryptedValue";
+  subtype: "message" | "tool-call";
+  entityId: string;
+  encryptedValue: string;
+}
+
 /**
  * Message options (chain of thought, reasoning) that changed: each key given
  * holds its whole new value, as Carbon merges arrays by index.
@@ -46,6 +54,7 @@ export type CarbonInstruction =
   | ItemDeltaInstruction
   | ItemCompleteInstruction
   | HistoryMessageInstruction
+  | HistoryEncryptedValueInstruction
   | MessageOptionsInstruction
   | TurnEndInstruction;
 

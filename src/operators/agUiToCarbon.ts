@@ -6,6 +6,7 @@ import type { PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "../internal/operator";
 import { carbonItems } from "./carbonItems";
 import { expandChunks } from "./expandChunks";
+import { reasoningSteps } from "./reasoningSteps";
 import { runOutcome } from "./runOutcome";
 import { sharedState, type SharedStateOptions } from "./sharedState";
 import { stopWhen } from "./stopWhen";
@@ -36,7 +37,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → toolCallSteps → carbonItems → runOutcome → trackHistory → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → reasoningSteps → toolCallSteps → carbonItems → runOutcome → trackHistory → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -55,6 +56,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     ...operators,
     ...(conversation ? [sharedState(conversation, onWarning ? { onWarning } : {})] : []),
     textMessages(),
+    reasoningSteps(),
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }) }),
     carbonItems(itemOptions),
     runOutcome(),

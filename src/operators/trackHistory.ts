@@ -4,8 +4,9 @@ import type { PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
 
 /**
- * Records every `history.message` in the conversation, so the next run sends
- * it to the agent. Passes everything through unchanged.
+ * Records every `history.message` in the conversation, and attaches every
+ * `history.encryptedValue` to its message or tool call, so the next run sends
+ * them to the agent. Passes everything through unchanged.
  *
  * ```
  * source: --h--a--|    h: history.message (recorded in the conversation)
@@ -15,7 +16,10 @@ import { createOperator } from "../internal/operator";
 export function trackHistory(conversation: Conversation): MonoTypeOperatorFunction<PipelineElement> {
   return createOperator<PipelineElement, PipelineElement>((out) => ({
     next(element) {
-      if ("kind" in element && element.kind === "history.message") conversation.upsertMessage(element.message);
+      if ("kind" in element) {
+        if (element.kind === "history.message") conversation.upsertMessage(element.message);
+        else if (element.kind === "history.encryptedValue") conversation.attachEncryptedValue(element.subtype, element.entityId, element.encryptedValue);
+      }
       out.next(element);
     },
   }));
