@@ -2,6 +2,7 @@ import type { MarbleScenario } from "./scenario";
 import cutStream from "./cut-stream";
 import endsWithoutRunFinished from "./ends-without-run-finished";
 import generativeUi from "./generative-ui";
+import nonStreamingGraph from "./non-streaming-graph";
 import protocolViolation from "./protocol-violation";
 import reasoning from "./reasoning";
 import runErrorMidway from "./run-error-midway";
@@ -11,4 +12,4 @@ import textChunks from "./text-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning];
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph];

@@ -124,6 +124,27 @@ export class Conversation {
   }
 
   /**
+   * Replaces the history with `messages` (a MESSAGES_SNAPSHOT), reconciled by
+   * id: a message we already hold under the same id and role takes the
+   * snapshot's fields and keeps the ones only we had (an `encryptedValue`).
+   */
+  replaceMessages(messages: readonly Message[]): void {
+    const previous = new Map(this.list.map((message) => [message.id, message]));
+    this.list.length = 0;
+    this.positions.clear();
+    for (const message of messages) {
+      const known = previous.get(message.id);
+      this.place(known?.role === message.role ? ({ ...known, ...message } as Message) : message);
+    }
+    this.publishMessages();
+  }
+
+  /** Whether the history holds a message with this id. */
+  hasMessage(id: string): boolean {
+    return this.positions.has(id);
+  }
+
+  /**
    * Attaches a provider's encrypted reasoning value to the message or tool
    * call it belongs to, to be sent back with later runs. One that arrives
    * before its message or tool call waits for it (at most 256 wait).

@@ -11,6 +11,7 @@ export { carbonItemProblems, CARBON_RESPONSE_TYPES } from "./itemAllowlist";
 export { runOutcome } from "./operators/runOutcome";
 export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
+export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions } from "./adapter";

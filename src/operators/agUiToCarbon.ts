@@ -1,11 +1,12 @@
 import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
-import type { MonoTypeOperatorFunction, Observable, ObservableInput, OperatorFunction } from "rxjs";
+import { defer, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type OperatorFunction } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
-import type { Conversation } from "../conversation";
+import { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "../internal/operator";
 import { carbonItems } from "./carbonItems";
 import { expandChunks } from "./expandChunks";
+import { messagesSnapshot } from "./messagesSnapshot";
 import { reasoningSteps } from "./reasoningSteps";
 import { runOutcome } from "./runOutcome";
 import { sharedState, type SharedStateOptions } from "./sharedState";
@@ -26,7 +27,11 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
    * stopped", and the final response goes out.
    */
   stop?: ObservableInput<unknown>;
-  /** Where the turn's messages and shared state are kept for the next run. Without one, neither is kept. */
+  /**
+   * Where the turn's messages and shared state are kept for the next run.
+   * Default: a new conversation for each subscription, which forgets them
+   * (and so cannot tell a MESSAGES_SNAPSHOT's earlier turns from new ones).
+   */
   conversation?: Conversation;
   /** Sees every event after chunk expansion and sequence checks, before any mapping. A throw fails the turn. */
   onEvent?: (event: AGUIEvent) => void;
@@ -37,7 +42,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → reasoningSteps → toolCallSteps → carbonItems → runOutcome → trackHistory → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → reasoningSteps → toolCallSteps → carbonItems → runOutcome → trackHistory → messagesSnapshot → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -45,26 +50,30 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { conversation, stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall } = options;
+  const { stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall } = options;
   const itemOptions = onInvalidItem ? { onInvalidItem } : {};
-  const stages: OperatorFunction<never, unknown>[] = [
+  const stages = (conversation: Conversation): OperatorFunction<never, unknown>[] => [
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
     expandChunks(),
     verifySequence(),
     ...(stop ? [stopWhen(stop)] : []),
     ...(onEvent ? [seeEvents(onEvent)] : []),
     ...operators,
-    ...(conversation ? [sharedState(conversation, onWarning ? { onWarning } : {})] : []),
+    sharedState(conversation, onWarning ? { onWarning } : {}),
     textMessages(),
     reasoningSteps(),
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }) }),
     carbonItems(itemOptions),
     runOutcome(),
-    ...(conversation ? [trackHistory(conversation)] : []),
+    trackHistory(conversation),
+    messagesSnapshot(conversation),
     toStreamChunks(options),
   ];
   // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
-  return (source) => pipeFused(source, stages as OperatorFunction<unknown, unknown>[]) as Observable<CarbonStreamChunk>;
+  const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>
+    pipeFused(source, stages(conversation) as OperatorFunction<unknown, unknown>[]) as Observable<CarbonStreamChunk>;
+  const { conversation } = options;
+  return (source) => (conversation ? pipeStages(source, conversation) : defer(() => pipeStages(source, new Conversation())));
 }
 
 /** Shows each event to `onEvent`; instructions (such as a stop) pass unseen. */
