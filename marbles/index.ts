@@ -1,3 +1,4 @@
+import activitiesAndState from "./activities-and-state";
 import type { MarbleScenario } from "./scenario";
 import cutStream from "./cut-stream";
 import endsWithoutRunFinished from "./ends-without-run-finished";
@@ -12,4 +13,4 @@ import textChunks from "./text-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph];
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState];

@@ -1,13 +1,13 @@
 import type { Context, Message, RunAgentInput, Tool } from "@ag-ui/core";
 import { catchError, concatMap, defer, EMPTY, filter, finalize, from, share, skip, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
 import { CancellationReason, type CarbonMessageRequest, type CustomSendMessage } from "./carbon";
-import { Conversation } from "./conversation";
+import { Conversation, type Activity } from "./conversation";
 import { abortReason } from "./internal/abort";
 import { randomId } from "./internal/ids";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
 
-export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall"> {
+export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall" | "onActivity" | "onRunFinished"> {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
   /** AG-UI tool definitions sent with every run. */
@@ -73,6 +73,11 @@ export class CarbonAgUiAdapter {
     return this.conversation.state$;
   }
 
+  /** The thread's activities (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by message id. */
+  get activities(): ReadonlyMap<string, Activity> {
+    return this.conversation.activities;
+  }
+
   /**
    * Starts a new thread with no history. Call it when Carbon restarts the
    * conversation while no message is in flight (an in-flight one is handled).
@@ -131,7 +136,7 @@ export class CarbonAgUiAdapter {
   }
 
   private streamTurn(input: RunAgentInput, request: CarbonMessageRequest, stop: Observable<unknown>) {
-    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem, onToolCall } = this.options;
+    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished } = this.options;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
@@ -148,6 +153,8 @@ export class CarbonAgUiAdapter {
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),
         ...(onToolCall && { onToolCall }),
+        ...(onActivity && { onActivity }),
+        ...(onRunFinished && { onRunFinished }),
       }),
     );
   }

@@ -15,6 +15,14 @@ import { deepFreeze } from "./internal/deepFreeze";
 import { randomId } from "./internal/ids";
 import { applyPatchAtomically, type PatchOutcome } from "./internal/jsonPatch";
 
+/** A running activity (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by the message id it belongs to. */
+export interface Activity {
+  readonly messageId: string;
+  readonly activityType: string;
+  /** Frozen: each change makes a new one. */
+  readonly content: Readonly<Record<string, unknown>>;
+}
+
 export interface ConversationInit {
   /** The AG-UI thread id. Default: a fresh random id. */
   threadId?: string;
@@ -53,6 +61,7 @@ export class Conversation {
   /** Position of each message in `list`, by id, so a message is replaced in place. */
   private readonly positions = new Map<string, number>();
   private readonly messagesSubject = new BehaviorSubject<readonly Message[]>(Object.freeze([]));
+  private readonly activityMap = new Map<string, Activity>();
   /** Encrypted values that came before their message or tool call, by `${subtype}:${entityId}`; capped. */
   private readonly pendingEncryptedValues = new Map<string, string>();
   /** The state deltas change in place; never handed out. */
@@ -123,6 +132,27 @@ export class Conversation {
     this.publishMessages();
   }
 
+  /** The activities of this thread, by message id. */
+  get activities(): ReadonlyMap<string, Activity> {
+    return this.activityMap;
+  }
+
+  /** Sets an activity's content (ACTIVITY_SNAPSHOT); with `replace: false`, merges it into the content it had. */
+  setActivity(messageId: string, activityType: string, content: Record<string, unknown>, replace = true): Activity {
+    const existing = this.activityMap.get(messageId);
+    const merged = replace || !existing ? structuredClone(content) : { ...existing.content, ...structuredClone(content) };
+    return this.putActivity({ messageId, activityType, content: merged });
+  }
+
+  /** Applies an RFC 6902 patch to an activity's content (ACTIVITY_DELTA), all or nothing; undefined when there is no such activity. */
+  patchActivity(messageId: string, activityType: string, patch: readonly unknown[]): { outcome: PatchOutcome; activity: Activity } | undefined {
+    const existing = this.activityMap.get(messageId);
+    if (!existing) return undefined;
+    const outcome = applyPatchAtomically(structuredClone(existing.content), patch);
+    if (outcome.error !== undefined) return { outcome, activity: existing };
+    return { outcome, activity: this.putActivity({ messageId, activityType, content: outcome.document as Record<string, unknown> }) };
+  }
+
   /**
    * Replaces the history with `messages` (a MESSAGES_SNAPSHOT), reconciled by
    * id: a message we already hold under the same id and role takes the
@@ -163,6 +193,7 @@ export class Conversation {
     this.list.length = 0;
     this.positions.clear();
     this.pendingEncryptedValues.clear();
+    this.activityMap.clear();
     this.publishMessages();
     this.replaceState(this.init.state);
   }
@@ -206,6 +237,12 @@ export class Conversation {
       return true;
     }
     return false;
+  }
+
+  private putActivity(activity: Activity): Activity {
+    const frozen = deepFreeze(activity);
+    this.activityMap.set(activity.messageId, frozen);
+    return frozen;
   }
 
   private stateChanged(): void {

@@ -78,15 +78,18 @@ export class AgUiInvalidEventError extends CarbonAgUiError {
 }
 
 /**
- * A STATE_DELTA that could not be applied as sent: either it failed and was
- * rolled back (the state is unchanged), or some of its operations were not
- * RFC 6902 ones and were skipped. Given to `onWarning`; never thrown by us.
+ * A JSON Patch (a STATE_DELTA or an ACTIVITY_DELTA) that could not be applied
+ * as sent: it failed and was rolled back (nothing changed), some of its
+ * operations were not RFC 6902 ones and were skipped, or there was nothing to
+ * patch. Given to `onWarning`; never thrown by us.
  */
-export class AgUiStateDeltaError extends CarbonAgUiError {
-  override readonly name = "AgUiStateDeltaError";
+export class AgUiPatchError extends CarbonAgUiError {
+  override readonly name = "AgUiPatchError";
   constructor(
     message: string,
-    /** The delta's operations, as the event carried them. */
+    /** What the patch was for: "state", or "activity <messageId>". */
+    readonly target: string,
+    /** The patch's operations, as the event carried them. */
     readonly delta: readonly unknown[],
     options?: { cause?: unknown },
   ) {

@@ -8,14 +8,15 @@ export { reasoningSteps } from "./operators/reasoningSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/toolCallSteps";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES } from "./itemAllowlist";
-export { runOutcome } from "./operators/runOutcome";
+export { runOutcome, type RunOutcomeOptions } from "./operators/runOutcome";
+export { activities, type ActivitiesOptions } from "./operators/activities";
 export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions } from "./adapter";
-export { Conversation, type ConversationInit } from "./conversation";
+export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent } from "./runners/fromAgent";
@@ -29,7 +30,7 @@ export {
   AgUiInvalidItemError,
   AgUiProtocolError,
   AgUiRunError,
-  AgUiStateDeltaError,
+  AgUiPatchError,
   CarbonAgUiError,
   SseFrameTooLargeError,
 } from "./errors";

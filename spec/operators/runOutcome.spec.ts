@@ -17,6 +17,24 @@ describe("runOutcome", () => {
     });
   });
 
+  it("shows every RUN_FINISHED's outcome and result to onRunFinished", () => {
+    const seen: unknown[] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-b-|", elements({ a: ev.runFinished({ result: { answer: 42 } }), b: ev.runFinished({ outcome: { type: "cancelled" } }) }));
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-t-s-|", { t: instr.finished(), s: instr.stopped() });
+    });
+    expect(seen).toEqual([{ result: { answer: 42 } }, { outcome: { type: "cancelled" } }]);
+  });
+
+  it("errors when onRunFinished throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const onRunFinished = () => {
+        throw new Error("host bug");
+      };
+      expectObservable(cold("-f-|", elements({ f: ev.runFinished() })).pipe(runOutcome({ onRunFinished }))).toBe("-#", undefined, new Error("host bug"));
+    });
+  });
+
   it("maps a cancelled outcome to a stopped turn", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-f-|", elements({ f: ev.runFinished({ outcome: { type: "cancelled" } }) }));

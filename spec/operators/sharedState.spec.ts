@@ -1,7 +1,7 @@
 import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import { Conversation } from "../../src/conversation";
-import { AgUiStateDeltaError, type CarbonAgUiError } from "../../src/errors";
+import { AgUiPatchError, type CarbonAgUiError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
 import { sharedState } from "../../src/operators/sharedState";
 import { ev } from "../support/builders";
@@ -45,9 +45,10 @@ describe("sharedState", () => {
     });
     expect(conversation.state).toEqual({ count: 1, items: ["a"] });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toBeInstanceOf(AgUiStateDeltaError);
-    expect(warnings[0]?.message).toMatch(/^A STATE_DELTA was not applied and the state is unchanged: /);
-    expect((warnings[0] as AgUiStateDeltaError).delta).toEqual((failing as unknown as { delta: unknown[] }).delta);
+    expect(warnings[0]).toBeInstanceOf(AgUiPatchError);
+    expect(warnings[0]?.message).toMatch(/^A STATE_DELTA for the state was not applied and nothing changed: /);
+    expect((warnings[0] as AgUiPatchError).target).toBe("state");
+    expect((warnings[0] as AgUiPatchError).delta).toEqual((failing as unknown as { delta: unknown[] }).delta);
   });
 
   it("skips operations RFC 6902 does not define, applies the rest, and reports the skipped ones", () => {
@@ -58,7 +59,7 @@ describe("sharedState", () => {
       expectObservable(source.pipe(sharedState(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("---|");
     });
     expect(conversation.state).toEqual({ count: 1, seen: true });
-    expect(warnings.map((warning) => warning.message)).toEqual(['Skipped 1 operation(s) of a STATE_DELTA that RFC 6902 does not define: [{"op":"increment","path":"/count"}]']);
+    expect(warnings.map((warning) => warning.message)).toEqual(['Skipped 1 operation(s) of a STATE_DELTA for the state that RFC 6902 does not define: [{"op":"increment","path":"/count"}]']);
   });
 
   it("publishes one snapshot per burst of changes on state$", () => {

@@ -1,4 +1,5 @@
 import jsonPatch, { type Operation } from "fast-json-patch";
+import { AgUiPatchError } from "../errors";
 
 const OPERATIONS = new Set(["add", "remove", "replace", "move", "copy", "test"]);
 
@@ -102,4 +103,16 @@ function undoInsert(document: unknown, path: string, target: Location | undefine
   }
   const holder = parent as Record<string, unknown> | undefined;
   return holder !== undefined && Object.hasOwn(holder, key) ? { op: "replace", path, value: holder[key] } : { op: "remove", path };
+}
+
+/** The warning for a patch that did not apply as sent, if it did not: rolled back, or with operations skipped. */
+export function patchWarning(outcome: PatchOutcome, eventType: string, target: string, delta: readonly unknown[]): AgUiPatchError | undefined {
+  if (outcome.error !== undefined) {
+    const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    return new AgUiPatchError(`A ${eventType} for the ${target} was not applied and nothing changed: ${reason}`, target, delta, { cause: outcome.error });
+  }
+  if (outcome.dropped.length > 0) {
+    return new AgUiPatchError(`Skipped ${outcome.dropped.length} operation(s) of a ${eventType} for the ${target} that RFC 6902 does not define: ${JSON.stringify(outcome.dropped)}`, target, delta);
+  }
+  return undefined;
 }

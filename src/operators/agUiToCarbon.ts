@@ -4,11 +4,12 @@ import type { CarbonStreamChunk } from "../carbon";
 import { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "../internal/operator";
+import { activities, type ActivitiesOptions } from "./activities";
 import { carbonItems } from "./carbonItems";
 import { expandChunks } from "./expandChunks";
 import { messagesSnapshot } from "./messagesSnapshot";
 import { reasoningSteps } from "./reasoningSteps";
-import { runOutcome } from "./runOutcome";
+import { runOutcome, type RunOutcomeOptions } from "./runOutcome";
 import { sharedState, type SharedStateOptions } from "./sharedState";
 import { stopWhen } from "./stopWhen";
 import { textMessages } from "./textMessages";
@@ -18,7 +19,13 @@ import { trackHistory } from "./trackHistory";
 import { validateEvents, type ValidateEventsOptions } from "./validateEvents";
 import { verifySequence } from "./verifySequence";
 
-export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEventsOptions, SharedStateOptions, ToolCallStepsOptions {
+export interface AgUiToCarbonOptions
+  extends ToStreamChunksOptions,
+    ValidateEventsOptions,
+    SharedStateOptions,
+    ActivitiesOptions,
+    ToolCallStepsOptions,
+    RunOutcomeOptions {
   /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
   validate?: boolean;
   /**
@@ -42,7 +49,7 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → textMessages → reasoningSteps → toolCallSteps → carbonItems → runOutcome → trackHistory → messagesSnapshot → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → runOutcome → trackHistory → messagesSnapshot → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -50,8 +57,9 @@ export interface AgUiToCarbonOptions extends ToStreamChunksOptions, ValidateEven
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall } = options;
+  const { stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished } = options;
   const itemOptions = onInvalidItem ? { onInvalidItem } : {};
+  const warningOptions = onWarning ? { onWarning } : {};
   const stages = (conversation: Conversation): OperatorFunction<never, unknown>[] => [
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
     expandChunks(),
@@ -59,12 +67,13 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     ...(stop ? [stopWhen(stop)] : []),
     ...(onEvent ? [seeEvents(onEvent)] : []),
     ...operators,
-    sharedState(conversation, onWarning ? { onWarning } : {}),
+    sharedState(conversation, warningOptions),
+    activities(conversation, { ...warningOptions, ...(onActivity && { onActivity }) }),
     textMessages(),
     reasoningSteps(),
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }) }),
     carbonItems(itemOptions),
-    runOutcome(),
+    runOutcome(onRunFinished ? { onRunFinished } : {}),
     trackHistory(conversation),
     messagesSnapshot(conversation),
     toStreamChunks(options),

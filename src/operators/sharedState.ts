@@ -1,8 +1,9 @@
 import { EventType } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { Conversation } from "../conversation";
-import { AgUiStateDeltaError, type CarbonAgUiError } from "../errors";
+import type { CarbonAgUiError } from "../errors";
 import { isEventOfType, type PipelineElement } from "../instructions";
+import { patchWarning } from "../internal/jsonPatch";
 import { createOperator } from "../internal/operator";
 
 export interface SharedStateOptions {
@@ -30,13 +31,8 @@ export function sharedState(conversation: Conversation, options: SharedStateOpti
     next(element) {
       if (isEventOfType(element, EventType.STATE_SNAPSHOT)) return conversation.replaceState(element.snapshot);
       if (!isEventOfType(element, EventType.STATE_DELTA)) return out.next(element);
-      const { error, dropped } = conversation.patchState(element.delta);
-      if (error !== undefined) {
-        const reason = error instanceof Error ? error.message : String(error);
-        onWarning(new AgUiStateDeltaError(`A STATE_DELTA was not applied and the state is unchanged: ${reason}`, element.delta, { cause: error }));
-      } else if (dropped.length > 0) {
-        onWarning(new AgUiStateDeltaError(`Skipped ${dropped.length} operation(s) of a STATE_DELTA that RFC 6902 does not define: ${JSON.stringify(dropped)}`, element.delta));
-      }
+      const warning = patchWarning(conversation.patchState(element.delta), "STATE_DELTA", "state", element.delta);
+      if (warning) onWarning(warning);
     },
   }));
 }

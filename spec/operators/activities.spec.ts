@@ -1,0 +1,113 @@
+import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
+import { map } from "rxjs";
+import { Conversation, type Activity } from "../../src/conversation";
+import { AgUiPatchError, type CarbonAgUiError } from "../../src/errors";
+import type { PipelineElement } from "../../src/instructions";
+import { activities } from "../../src/operators/activities";
+import { ev } from "../support/builders";
+import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+
+const snapshot = (messageId: string, content: object, replace?: boolean) =>
+  ({ type: EventType.ACTIVITY_SNAPSHOT, messageId, activityType: "search", content, ...(replace !== undefined && { replace }) }) as BaseEvent;
+const delta = (messageId: string, ...patch: object[]) => ({ type: EventType.ACTIVITY_DELTA, messageId, activityType: "search", patch }) as BaseEvent;
+const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+
+describe("activities", () => {
+  it("keeps each activity by message id: snapshots replace or merge, deltas patch; onActivity sees each change", () => {
+    const conversation = new Conversation();
+    const seen: Activity[] = [];
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-a-b-c-x-|", elements({
+        a: snapshot("m1", { query: "rxjs", hits: 0 }),
+        b: snapshot("m1", { hits: 3 }, false),
+        c: delta("m1", { op: "add", path: "/done", value: true }),
+        x: ev.custom("x"),
+      }));
+      expectObservable(source.pipe(activities(conversation, { onActivity: (activity) => seen.push(activity) }))).toBe("-------x-|", elements({ x: ev.custom("x") }));
+      expectSubscriptions(source.subscriptions).toBe("^--------!");
+    });
+    const contents = [{ query: "rxjs", hits: 0 }, { query: "rxjs", hits: 3 }, { query: "rxjs", hits: 3, done: true }];
+    expect(seen).toEqual(contents.map((content) => ({ messageId: "m1", activityType: "search", content })));
+    expect(conversation.activities.get("m1")?.content).toEqual(contents[2]);
+    expect(Object.isFrozen(conversation.activities.get("m1")?.content)).toBe(true);
+  });
+
+  it("replaces the content by default", () => {
+    const conversation = new Conversation();
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("-a-b-|", elements({ a: snapshot("m1", { old: 1 }), b: snapshot("m1", { fresh: 2 }) })).pipe(activities(conversation))).toBe("-----|");
+    });
+    expect(conversation.activities.get("m1")?.content).toEqual({ fresh: 2 });
+  });
+
+  it("reports a failed delta, or one for an unknown activity, and changes nothing", () => {
+    const conversation = new Conversation();
+    const warnings: CarbonAgUiError[] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-u-a-f-|", elements({
+        u: delta("nope", { op: "add", path: "/x", value: 1 }),
+        a: snapshot("m1", { hits: 1 }),
+        f: delta("m1", { op: "replace", path: "/hits", value: 2 }, { op: "remove", path: "/missing" }),
+      }));
+      expectObservable(source.pipe(activities(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("-------|");
+    });
+    expect(warnings.map((warning) => [warning instanceof AgUiPatchError, (warning as AgUiPatchError).target])).toEqual([[true, "activity nope"], [true, "activity m1"]]);
+    expect(conversation.activities.get("m1")?.content).toEqual({ hits: 1 });
+  });
+
+  it("errors when onActivity throws, and unsubscribes the source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-a-x-|", elements({ a: snapshot("m1", {}), x: ev.custom("x") }));
+      const onActivity = () => {
+        throw new Error("host bug");
+      };
+      expectObservable(source.pipe(activities(new Conversation(), { onActivity }))).toBe("-#", undefined, new Error("host bug"));
+      expectSubscriptions(source.subscriptions).toBe("^!");
+    });
+  });
+
+  it("errors when a downstream callback throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const result = cold("-x-|", elements({ x: ev.custom("x") })).pipe(
+        activities(new Conversation()),
+        map(() => {
+          throw new Error("bad");
+        }),
+      );
+      expectObservable(result).toBe("-#", undefined, new Error("bad"));
+    });
+  });
+
+  it("passes a source error through", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold<PipelineElement>("-#").pipe(activities(new Conversation()))).toBe("-#");
+    });
+  });
+
+  it("completes with an empty source", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold<PipelineElement>("|").pipe(activities(new Conversation()))).toBe("|");
+    });
+  });
+
+  it("stays silent with a never source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold<PipelineElement>("-");
+      expectObservable(source.pipe(activities(new Conversation()))).toBe("-");
+      expectSubscriptions(source.subscriptions).toBe("^");
+    });
+  });
+
+  it("unsubscribes the source when unsubscribed early", () => {
+    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
+      const source = hot("-c-c-|", elements({ c: ev.custom("x") }));
+      expectObservable(source.pipe(activities(new Conversation())), "^--!").toBe("-c--", elements({ c: ev.custom("x") }));
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+  });
+
+  it("stops a synchronous source when unsubscribed", () => {
+    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
+    expect(producedBeforeUnsubscribe(element, activities(new Conversation()), 3)).toEqual([0, 1, 2]);
+  });
+});
