@@ -4,7 +4,12 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "shared state and activities update the conversation without touching the chat",
-  covers: [EventType.STATE_SNAPSHOT, EventType.STATE_DELTA, EventType.ACTIVITY_SNAPSHOT, EventType.ACTIVITY_DELTA],
+  covers: {
+    [EventType.STATE_SNAPSHOT]: "conversation state (state$, next run); chat untouched",
+    [EventType.STATE_DELTA]: "RFC 6902 patch of the state, atomic; chat untouched",
+    [EventType.ACTIVITY_SNAPSHOT]: "conversation activities, onActivity; chat untouched",
+    [EventType.ACTIVITY_DELTA]: "RFC 6902 patch of the activity, atomic; chat untouched",
+  },
   events: {
     marble: "R-s-d-a-p-S-t-E-F|",
     values: {

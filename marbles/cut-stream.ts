@@ -6,7 +6,9 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "a stream that ends mid-message is a cut answer: text kept, marked failed, protocol error",
-  covers: [EventType.TEXT_MESSAGE_CONTENT],
+  covers: {
+    [EventType.TEXT_MESSAGE_CONTENT]: "cut mid-message: final_response with error_state 3, AgUiProtocolError",
+  },
   events: {
     marble: "R-S-a-|",
     values: { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "Half an ans") },

@@ -4,7 +4,9 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "a stream that ends cleanly without RUN_FINISHED still ends the turn with its final response",
-  covers: [EventType.TEXT_MESSAGE_END],
+  covers: {
+    [EventType.TEXT_MESSAGE_END]: "complete_item; the stream end sends the final_response",
+  },
   events: {
     marble: "R-S-a-E-|",
     values: { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "Done."), E: ev.textEnd("m1") },

@@ -11,7 +11,9 @@ const card = {
 
 export default {
   name: "a carbon.item CUSTOM event becomes a native Carbon card between streamed text",
-  covers: [EventType.CUSTOM],
+  covers: {
+    [EventType.CUSTOM]: "carbon.item / carbon.items: native complete_item (allowlisted); other names onEvent only",
+  },
   events: {
     marble: "R-S-a-E-c-F|",
     values: { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "Here is a flight:"), E: ev.textEnd("m1"), c: ev.custom("carbon.item", card), F: ev.runFinished() },

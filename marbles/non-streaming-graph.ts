@@ -4,7 +4,9 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "a graph that does not stream answers with a MESSAGES_SNAPSHOT; its new assistant message is shown",
-  covers: [EventType.MESSAGES_SNAPSHOT],
+  covers: {
+    [EventType.MESSAGES_SNAPSHOT]: "replaces history; unseen assistant messages as complete_item text",
+  },
   events: {
     marble: "R-m-F|",
     values: {

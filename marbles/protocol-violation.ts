@@ -5,7 +5,9 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "content for a message that never started ends the turn with a protocol error",
-  covers: [EventType.TEXT_MESSAGE_CONTENT],
+  covers: {
+    [EventType.TEXT_MESSAGE_CONTENT]: "without a START: final_response, AgUiProtocolError",
+  },
   events: {
     marble: "R-a-F|",
     values: { R: ev.runStarted(), a: ev.text("ghost", "boo"), F: ev.runFinished() },

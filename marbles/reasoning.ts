@@ -12,15 +12,15 @@ const reasoning = (content?: string): CarbonStreamChunk => ({
 
 export default {
   name: "reasoning streams live into Carbon's reasoning panel, its encrypted value stays out of sight",
-  covers: [
-    EventType.REASONING_START,
-    EventType.REASONING_MESSAGE_START,
-    EventType.REASONING_MESSAGE_CONTENT,
-    EventType.REASONING_MESSAGE_END,
-    EventType.REASONING_MESSAGE_CHUNK,
-    EventType.REASONING_ENCRYPTED_VALUE,
-    EventType.REASONING_END,
-  ],
+  covers: {
+    [EventType.REASONING_START]: "frames reasoning messages",
+    [EventType.REASONING_MESSAGE_START]: "reasoning step (live message_options)",
+    [EventType.REASONING_MESSAGE_CONTENT]: "reasoning step content grows",
+    [EventType.REASONING_MESSAGE_END]: "history reasoning message",
+    [EventType.REASONING_MESSAGE_CHUNK]: "expanded to reasoning START/CONTENT/END",
+    [EventType.REASONING_ENCRYPTED_VALUE]: "kept in history, never shown",
+    [EventType.REASONING_END]: "frames reasoning messages",
+  },
   events: {
     marble: "R-s-a---b-x-e-S-t-E-F|",
     values: {

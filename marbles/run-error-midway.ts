@@ -6,7 +6,9 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "RUN_ERROR after partial text keeps the text, marks it failed while streaming, then errors",
-  covers: [EventType.RUN_ERROR],
+  covers: {
+    [EventType.RUN_ERROR]: "final_response with the text so far, error_state 3, then AgUiRunError",
+  },
   events: {
     marble: "R-S-a-e|",
     values: { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "The answer is"), e: ev.runError("model overloaded", "overloaded") },

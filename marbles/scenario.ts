@@ -1,4 +1,4 @@
-import type { BaseEvent, EventType } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import type { CarbonStreamChunk } from "../src/carbon";
 
 /**
@@ -8,10 +8,26 @@ import type { CarbonStreamChunk } from "../src/carbon";
  */
 export interface MarbleScenario {
   name: string;
-  /** The AG-UI event types this scenario exercises. */
-  covers: readonly EventType[];
+  /** The AG-UI event types this scenario exercises, each with what Carbon (or the conversation) gets from it. */
+  covers: Partial<Record<EventType, string>>;
   events: { marble: string; values: Record<string, BaseEvent> };
   /** A hot marble for the stop notifier (Carbon's stop button), if the scenario stops. */
   stop?: string;
   chunks: { marble: string; values: Record<string, CarbonStreamChunk>; error?: unknown };
 }
+
+/**
+ * The event types that deliberately show nothing in Carbon and reach only
+ * `onEvent`. Declared here and nowhere else; a scenario that covers one must
+ * still pass (proving it leaves the chat alone), and `npm run coverage` checks
+ * that every scenario describes these as "onEvent only".
+ */
+export const ON_EVENT_ONLY: ReadonlySet<EventType> = new Set([
+  EventType.RUN_STARTED,
+  EventType.STEP_STARTED,
+  EventType.STEP_FINISHED,
+  EventType.SUBAGENT_STARTED,
+  EventType.SUBAGENT_FINISHED,
+  EventType.SUBAGENT_ERROR,
+  EventType.RAW,
+]);

@@ -4,7 +4,9 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "stopping mid-answer completes the open item as stopped and sends the final response",
-  covers: [EventType.TEXT_MESSAGE_CONTENT],
+  covers: {
+    [EventType.TEXT_MESSAGE_CONTENT]: "on stop: complete_item stream_stopped, final_response",
+  },
   events: {
     marble: "R-S-a-b-c-E-F|",
     values: { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "Once "), b: ev.text("m1", "upon "), c: ev.text("m1", "a time"), E: ev.textEnd("m1"), F: ev.runFinished() },

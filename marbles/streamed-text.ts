@@ -4,7 +4,13 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "an assistant message streams as text deltas and ends in one final response",
-  covers: [EventType.RUN_STARTED, EventType.TEXT_MESSAGE_START, EventType.TEXT_MESSAGE_CONTENT, EventType.TEXT_MESSAGE_END, EventType.RUN_FINISHED],
+  covers: {
+    [EventType.RUN_STARTED]: "onEvent only",
+    [EventType.TEXT_MESSAGE_START]: "opens the message (nothing shown yet)",
+    [EventType.TEXT_MESSAGE_CONTENT]: "partial_item text delta",
+    [EventType.TEXT_MESSAGE_END]: "complete_item with the whole text; history",
+    [EventType.RUN_FINISHED]: "final_response with every item",
+  },
   events: {
     marble: "R-S-a-b-E---F|",
     values: { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "Hello, "), b: ev.text("m1", "world"), E: ev.textEnd("m1"), F: ev.runFinished() },

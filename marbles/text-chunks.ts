@@ -4,7 +4,9 @@ import type { MarbleScenario } from "./scenario";
 
 export default {
   name: "TEXT_MESSAGE_CHUNK events stream like explicit messages, two messages become two items",
-  covers: [EventType.TEXT_MESSAGE_CHUNK],
+  covers: {
+    [EventType.TEXT_MESSAGE_CHUNK]: "expanded to START/CONTENT/END: partial_item deltas, complete_item",
+  },
   events: {
     marble: "R-a-b---c---F|",
     values: {

@@ -15,7 +15,12 @@ const steps = (step: CarbonChainOfThoughtStep): CarbonStreamChunk => ({
 
 export default {
   name: "a tool call shows as a live chain-of-thought step, and the answer streams into the item that carried it",
-  covers: [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT],
+  covers: {
+    [EventType.TOOL_CALL_START]: "chain_of_thought step, processing (live message_options)",
+    [EventType.TOOL_CALL_ARGS]: "collected for the step",
+    [EventType.TOOL_CALL_END]: "step request.args; history toolCalls",
+    [EventType.TOOL_CALL_RESULT]: "step response, success/failure; history tool message",
+  },
   events: {
     marble: "R-T-a-E-X-S-b-e-F|",
     values: {

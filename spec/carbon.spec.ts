@@ -4,9 +4,12 @@ import {
   CancellationReason,
   MessageErrorState,
   type CarbonChainOfThoughtStep,
+  type CarbonMessageOptions,
   type CarbonReasoningStep,
+  type CarbonReasoningSteps,
   type CarbonResponseType,
   type CarbonStreamChunk,
+  type CarbonTextItem,
 } from "../src/carbon";
 import { createSseRunner } from "../src/runners/createSseRunner";
 
@@ -33,6 +36,10 @@ type WithCarbonEnums<T> = T extends readonly (infer Item)[]
 /** Compile-time assertion that `Actual` is assignable to `Expected`. */
 type Assignable<Actual extends Expected, Expected> = Actual;
 
+export type TextItemsAreCarbons = Assignable<WithCarbonEnums<CarbonTextItem>, Carbon.TextItem>;
+export type ChainOfThoughtStepsAreCarbons = Assignable<WithCarbonEnums<CarbonChainOfThoughtStep>, Carbon.ChainOfThoughtStep>;
+export type ReasoningStepsAreCarbons = Assignable<WithCarbonEnums<CarbonReasoningSteps>, Carbon.ReasoningSteps>;
+export type MessageOptionsAreCarbons = Assignable<WithCarbonEnums<CarbonMessageOptions>, Carbon.MessageResponseOptions>;
 export type EmittedChunksAreCarbonChunks = Assignable<WithCarbonEnums<CarbonStreamChunk>, Carbon.StreamChunk>;
 export type SendMessageIsCustomSendMessage = Assignable<ReturnType<typeof createAgUiSendMessage>, NonNullable<Carbon.PublicConfigMessaging["customSendMessage"]>>;
 export type ResponseTypesAreCarbons = Assignable<CarbonResponseType, `${Carbon.MessageResponseTypes}`>;

@@ -1,0 +1,42 @@
+import { EventType } from "@ag-ui/core";
+import type { CarbonChainOfThoughtStep, CarbonStreamChunk } from "../src/carbon";
+import { OPTIONS_CARRIER_ID } from "../src/operators/toStreamChunks";
+import { carbon, ev } from "../spec/support/builders";
+import type { MarbleScenario } from "./scenario";
+
+const steps = (step: CarbonChainOfThoughtStep): CarbonStreamChunk => ({
+  partial_item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID, cancellable: true } },
+  partial_response: { message_options: { chain_of_thought: [step] } },
+  streaming_metadata: { response_id: "r1" },
+});
+const processing: CarbonChainOfThoughtStep = { tool_name: "lookup", status: "processing" };
+
+export default {
+  name: "TOOL_CALL_CHUNK events build the same chain-of-thought step as explicit tool-call events",
+  covers: {
+    [EventType.TOOL_CALL_CHUNK]: "expanded to TOOL_CALL_START/ARGS/END: chain_of_thought step",
+  },
+  events: {
+    marble: "R-a-b-F|",
+    values: {
+      R: ev.runStarted(),
+      a: ev.toolChunk({ toolCallId: "t1", toolCallName: "lookup", delta: '{"id":' }),
+      b: ev.toolChunk({ delta: "7}" }),
+      F: ev.runFinished(),
+    },
+  },
+  chunks: {
+    marble: "--P---(Af|)",
+    values: {
+      P: steps(processing),
+      A: steps({ ...processing, request: { args: { id: 7 } } }),
+      f: {
+        final_response: {
+          id: "r1",
+          output: { generic: [carbon.textItem(OPTIONS_CARRIER_ID, "")] },
+          message_options: { chain_of_thought: [{ ...processing, request: { args: { id: 7 } } }] },
+        },
+      },
+    },
+  },
+} satisfies MarbleScenario;
