@@ -3,7 +3,7 @@ import { map } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../src/carbon";
 import type { PipelineElement } from "../../src/instructions";
 import { toolCallSteps, type AgUiToolCall } from "../../src/operators/toolCallSteps";
-import { ev } from "../support/builders";
+import { ev, instr } from "../support/builders";
 import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
 
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
@@ -73,6 +73,18 @@ describe("toolCallSteps", () => {
     });
     expect(seen).toEqual([{ toolCallId: "t1", name: "search", args: {} }, { toolCallId: "t2", name: "draw", args: {}, parentMessageId: "a1" }]);
     expect(invalid).toEqual([{ response_type: "image" }]);
+  });
+
+  it("marks steps still processing as failed when the run fails, is stopped or breaks off", () => {
+    const processing = chain({ tool_name: "search", status: "processing" });
+    const failed = chain({ tool_name: "search", status: "failure" });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const runError = ev.runError("boom") as PipelineElement;
+      expectObservable(cold("-S-e---|", elements({ S: start("t1", "search"), e: runError })).pipe(toolCallSteps())).toBe("-s-(fe)|", { s: processing, f: failed, e: runError });
+      expectObservable(cold("-S-t---|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(toolCallSteps())).toBe("-s-(ft)|", { s: processing, f: failed, t: instr.stopped() });
+      expectObservable(cold("-S-#", elements({ S: start("t1", "search") })).pipe(toolCallSteps())).toBe("-s-(f#)", { s: processing, f: failed });
+      expectObservable(cold("-S-f-|", elements({ S: start("t1", "search"), f: ev.runFinished() })).pipe(toolCallSteps())).toBe("-s-f-|", { s: processing, f: ev.runFinished() as PipelineElement });
+    });
   });
 
   it("records a result for a call it never saw in the history only", () => {

@@ -38,7 +38,9 @@ interface CallInProgress {
  * (`"failure"` when the result carries an `error`). Each change sends the
  * whole chain as an `options` instruction. The calls join the history as the
  * `toolCalls` of their assistant message (the parent message, or one named
- * after the call), and results as `tool` messages.
+ * after the call), and results as `tool` messages. When the run fails, is
+ * stopped or breaks off, steps still processing are marked `"failure"`, so
+ * the finished message shows no spinner that never ends.
  *
  * ```
  * source: --S--a--E--R--|    S/a/E: a tool call "search" and its arguments; R: its result
@@ -64,8 +66,18 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       out.next({ kind: "item.complete", itemId: item.streaming_metadata?.id ?? `tool-call-${toolCallId}`, item });
     };
 
+    const failUnfinished = () => {
+      if (!chain.some((step) => step.status === "processing")) return;
+      chain = chain.map((step) => (step.status === "processing" ? { ...step, status: "failure" } : step));
+      out.next({ kind: "options", options: { chain_of_thought: chain } });
+    };
+
     return {
       next(element) {
+        if (isEventOfType(element, EventType.RUN_ERROR) || ("kind" in element && element.kind === "turn.end" && element.how !== "finished")) {
+          failUnfinished();
+          return out.next(element);
+        }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
           const { toolCallId, toolCallName, parentMessageId } = element;
           calls.set(toolCallId, { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length });
@@ -100,6 +112,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         }
         out.next(element);
       },
+      error: failUnfinished,
     };
   });
 }
