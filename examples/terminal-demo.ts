@@ -30,10 +30,38 @@ async function streamAnswer(sse: SseResponse, input: RunAgentInput, text: string
   sse.end();
 }
 
+/** Reasons, calls a weather tool (a live chain-of-thought step), updates shared state, and answers with a Carbon card. */
+async function weatherAnswer(sse: SseResponse, input: RunAgentInput) {
+  const { threadId, runId } = input;
+  const send = (event: object) => sse.send(event as never);
+  send({ type: "RUN_STARTED", threadId, runId });
+  send({ type: "REASONING_MESSAGE_CHUNK", messageId: `think-${runId}`, delta: "The user wants today's weather in Oslo: " });
+  send({ type: "REASONING_MESSAGE_CHUNK", delta: "call the forecast tool." });
+  send({ type: "TOOL_CALL_START", toolCallId: `call-${runId}`, toolCallName: "get_forecast", parentMessageId: `tools-${runId}` });
+  send({ type: "TOOL_CALL_ARGS", toolCallId: `call-${runId}`, delta: '{"city":"Oslo"}' });
+  send({ type: "TOOL_CALL_END", toolCallId: `call-${runId}` });
+  await pause(20);
+  send({ type: "TOOL_CALL_RESULT", messageId: `result-${runId}`, toolCallId: `call-${runId}`, content: '{"celsius":4,"sky":"sleet"}' });
+  send({ type: "STATE_SNAPSHOT", snapshot: { lastCity: "Oslo", lookups: 1 } });
+  send({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/lookups", value: 2 }] });
+  send({
+    type: "CUSTOM",
+    name: "carbon.item",
+    value: {
+      response_type: "card",
+      body: [{ response_type: "text", text: "Oslo: 4 °C, sleet" }],
+      footer: [{ response_type: "button", button_type: "post_back", label: "Tomorrow?", value: { input: { text: "And tomorrow?" } } }],
+    },
+  });
+  send({ type: "RUN_FINISHED", threadId, runId });
+  sse.end();
+}
+
 /** Answers by keyword, like the scripted agents in the tests. */
 async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   const last = input.messages.at(-1);
   const question = typeof last?.content === "string" ? last.content.toLowerCase() : "";
+  if (question.includes("weather")) return weatherAnswer(sse, input);
   if (question.includes("story")) {
     return streamAnswer(sse, input, "Once upon a time, in a data centre far away, a very long answer began to stream and stream and stream ", "hang");
   }
@@ -47,7 +75,10 @@ async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
 async function main() {
   const server = await startAgentServer(scriptedAgent);
   console.log(`Scripted AG-UI agent listening on ${server.url}\n`);
-  const adapter = new CarbonAgUiAdapter({ run: createSseRunner({ url: server.url }) });
+  const adapter = new CarbonAgUiAdapter({
+    run: createSseRunner({ url: server.url }),
+    onStateChange: (state) => console.log(`(the agent's shared state is now ${JSON.stringify(state)})`),
+  });
   const carbon = new RecordingCarbon();
 
   const send = async (text: string, stopAfterChunks?: number) => {
@@ -73,6 +104,8 @@ async function main() {
   await send("Tell me a long story", before + 6);
   await send("Now try something that will fail");
   await send("Do you remember what we said?");
+  await send("What's the weather in Oslo?");
+  await pause(20); // state changes are published once per tick
 
   console.log(carbon.transcript());
   console.log(`\n${carbon.chunks.length} chunks sent to Carbon; responses still waiting for a final response: ${carbon.waitingForFinal.length}`);

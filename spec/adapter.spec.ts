@@ -134,7 +134,7 @@ describe("CarbonAgUiAdapter", () => {
     ]);
     const final = finals(carbon)[0]?.final_response;
     expect(final?.message_options?.chain_of_thought).toEqual([{ tool_name: "weather", status: "success", request: { args: { city: "Oslo" } }, response: { content: "4°C" } }]);
-    expect(carbon.transcript()).toBe("Assistant: It is 4°C in Oslo.\nAssistant: (no answer)");
+    expect(carbon.transcript()).toBe("Assistant: It is 4°C in Oslo.\n  How did I get this answer? weather (success)\nAssistant: (no answer)");
   });
 
   it("starts no run for Carbon's welcome request", async () => {

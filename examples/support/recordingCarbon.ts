@@ -1,8 +1,10 @@
-import type { CarbonChatInstance, CarbonItem, CarbonStreamChunk } from "carbon-agui-rx";
+import type { CarbonChatInstance, CarbonItem, CarbonMessageOptions, CarbonStreamChunk } from "carbon-agui-rx";
 
 interface RecordedMessage {
   responseId: string;
   items: Map<string, CarbonItem>;
+  /** The message options so far; Carbon merges them, here the latest whole set wins (we always send the whole set). */
+  options?: CarbonMessageOptions;
   final?: { generic: CarbonItem[]; errorState?: number };
 }
 
@@ -56,11 +58,14 @@ export class RecordingCarbon implements CarbonChatInstance {
 
   private apply(chunk: CarbonStreamChunk): void {
     if ("final_response" in chunk) {
-      const { id, output, history } = chunk.final_response;
-      this.message(id).final = { generic: output.generic, ...(history?.error_state !== undefined && { errorState: history.error_state }) };
+      const { id, output, history, message_options } = chunk.final_response;
+      const message = this.message(id);
+      message.final = { generic: output.generic, ...(history?.error_state !== undefined && { errorState: history.error_state }) };
+      if (message_options) message.options = message_options;
       return;
     }
     const message = this.message(chunk.streaming_metadata.response_id);
+    if ("partial_response" in chunk && chunk.partial_response) message.options = chunk.partial_response.message_options;
     if ("complete_item" in chunk) {
       message.items.set(itemId(chunk.complete_item), chunk.complete_item);
       return;
@@ -79,12 +84,20 @@ function itemId(item: Partial<CarbonItem>): string {
   return id;
 }
 
+function renderItem(item: CarbonItem): string {
+  if (item.response_type === "text" || item.response_type === "system") return String(item.text ?? "");
+  const body = Array.isArray(item.body) ? (item.body as CarbonItem[]).map(renderItem).join(" ") : "";
+  const buttons = Array.isArray(item.footer) ? (item.footer as CarbonItem[]).map((button) => `[${String(button.label)}]`).join(" ") : "";
+  return `[${item.response_type}${body ? `: ${body}` : ""}${buttons ? ` ${buttons}` : ""}]`;
+}
+
 function renderAssistant(message: RecordedMessage): string {
-  const items = message.final?.generic ?? [...message.items.values()];
-  const lines = items.map((item) => {
-    const text = item.response_type === "text" ? String(item.text ?? "") : `[${item.response_type}]`;
-    return `${text}${item.streaming_metadata?.stream_stopped ? "\n  (Response stopped)" : ""}`;
-  });
+  const items = (message.final?.generic ?? [...message.items.values()]).filter((item) => renderItem(item) !== "");
+  const lines = items.map((item) => `${renderItem(item)}${item.streaming_metadata?.stream_stopped ? "\n  (Response stopped)" : ""}`);
+  const reasoning = message.options?.reasoning?.steps ?? [];
+  if (reasoning.length > 0) lines.unshift(...reasoning.map((step) => `(${step.title}: ${step.content ?? ""})`));
+  const steps = message.options?.chain_of_thought ?? [];
+  if (steps.length > 0) lines.push(`  How did I get this answer? ${steps.map((step) => `${step.tool_name ?? step.title} (${step.status ?? "success"})`).join(", ")}`);
   if (message.final?.errorState === 3) lines.push("  (This message was not completed. Please try again.)");
   if (!message.final) lines.push("  (still streaming)");
   return `Assistant: ${lines.join("\n") || "(no answer)"}`;
