@@ -1,11 +1,12 @@
-import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import { Conversation, type Activity } from "../../src/conversation";
 import { AgUiPatchError, type CarbonAgUiError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
 import { activities } from "../../src/operators/activities";
 import { ev } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const snapshot = (messageId: string, content: object, replace?: boolean) =>
   ({ type: EventType.ACTIVITY_SNAPSHOT, messageId, activityType: "search", content, ...(replace !== undefined && { replace }) }) as BaseEvent;
@@ -78,36 +79,5 @@ describe("activities", () => {
     });
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("-#").pipe(activities(new Conversation()))).toBe("-#");
-    });
-  });
-
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(activities(new Conversation()))).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(activities(new Conversation()))).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-c-c-|", elements({ c: ev.custom("x") }));
-      expectObservable(source.pipe(activities(new Conversation())), "^--!").toBe("-c--", elements({ c: ev.custom("x") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
-    expect(producedBeforeUnsubscribe(element, activities(new Conversation()), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => activities(new Conversation()), ev.custom("x") as PipelineElement);
 });

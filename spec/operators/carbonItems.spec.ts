@@ -1,10 +1,11 @@
-import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import { AgUiInvalidItemError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
 import { carbonItems } from "../../src/operators/carbonItems";
 import { ev } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const custom = (name: string, value: unknown) => ({ type: EventType.CUSTOM, name, value }) as BaseEvent;
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
@@ -67,36 +68,5 @@ describe("carbonItems", () => {
     });
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("-#").pipe(carbonItems())).toBe("-#");
-    });
-  });
-
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(carbonItems())).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(carbonItems())).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-a-a-|", elements({ a: custom("carbon.item", image) }));
-      expectObservable(source.pipe(carbonItems()), "^--!").toBe("-a--", { a: complete("carbon-item-1", image) });
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
-    expect(producedBeforeUnsubscribe(element, carbonItems(), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => carbonItems(), ev.custom("x") as PipelineElement);
 });

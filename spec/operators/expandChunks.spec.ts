@@ -3,7 +3,8 @@ import { map } from "rxjs";
 import { AgUiProtocolError } from "../../src/errors";
 import { expandChunks } from "../../src/operators/expandChunks";
 import { ev } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const start = (messageId: string, role = "assistant"): AGUIEvent => ({ type: EventType.TEXT_MESSAGE_START, messageId, role } as AGUIEvent);
 const asEvents = (values: Record<string, BaseEvent>) => values as Record<string, AGUIEvent>;
@@ -92,14 +93,6 @@ describe("expandChunks", () => {
     });
   });
 
-  it("passes a source error through, after nothing else", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-a-#", { a: ev.custom("x") });
-      expectObservable(source.pipe(expandChunks())).toBe("-a-#", asEvents({ a: ev.custom("x") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
   it("errors when a downstream callback throws, and unsubscribes the source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-a-b-|", { a: ev.custom("ok"), b: ev.custom("bad") });
@@ -122,29 +115,5 @@ describe("expandChunks", () => {
     });
   });
 
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<BaseEvent>("|").pipe(expandChunks())).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<BaseEvent>("-");
-      expectObservable(source.pipe(expandChunks())).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-a-b-c-|", { a: ev.custom("a"), b: ev.custom("b"), c: ev.custom("c") });
-      expectObservable(source.pipe(expandChunks()), "^--!").toBe("-a--", asEvents({ a: ev.custom("a") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    expect(producedBeforeUnsubscribe((index) => ev.custom(`${index}`), expandChunks(), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => expandChunks(), ev.custom("x"));
 });

@@ -1,10 +1,11 @@
-import { EventType, type AGUIEvent, type BaseEvent, type Message } from "@ag-ui/core";
+import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
 import { map } from "rxjs";
 import { Conversation } from "../../src/conversation";
 import type { PipelineElement } from "../../src/instructions";
 import { messagesSnapshot } from "../../src/operators/messagesSnapshot";
 import { ev, instr } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const snapshot = (...messages: Message[]) => ({ type: EventType.MESSAGES_SNAPSHOT, messages }) as BaseEvent as PipelineElement;
 const earlier: Message[] = [
@@ -52,36 +53,5 @@ describe("messagesSnapshot", () => {
     expect(conversation.messages.map((message) => message.id)).toEqual(["a9"]);
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("-#").pipe(messagesSnapshot(new Conversation()))).toBe("-#");
-    });
-  });
-
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(messagesSnapshot(new Conversation()))).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(messagesSnapshot(new Conversation()))).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-c-c-|", { c: ev.custom("x") as PipelineElement });
-      expectObservable(source.pipe(messagesSnapshot(new Conversation())), "^--!").toBe("-c--", { c: ev.custom("x") as PipelineElement });
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
-    expect(producedBeforeUnsubscribe(element, messagesSnapshot(new Conversation()), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => messagesSnapshot(new Conversation()), ev.custom("x") as PipelineElement);
 });

@@ -1,10 +1,11 @@
-import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import type { CarbonReasoningStep } from "../../src/carbon";
 import type { PipelineElement } from "../../src/instructions";
 import { reasoningSteps } from "../../src/operators/reasoningSteps";
 import { ev, instr } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
 const start = (messageId: string) => ({ type: EventType.REASONING_MESSAGE_START, messageId, role: "reasoning" }) as BaseEvent;
@@ -93,30 +94,5 @@ describe("reasoningSteps", () => {
     });
   });
 
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(reasoningSteps())).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(reasoningSteps())).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-c-c-|", elements({ c: ev.custom("x") }));
-      expectObservable(source.pipe(reasoningSteps()), "^--!").toBe("-c--", elements({ c: ev.custom("x") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
-    expect(producedBeforeUnsubscribe(element, reasoningSteps(), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => reasoningSteps(), ev.custom("x") as PipelineElement);
 });

@@ -1,10 +1,10 @@
-import type { AGUIEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import { AgUiRunError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
 import { runOutcome } from "../../src/operators/runOutcome";
 import { ev, instr } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
 
@@ -52,14 +52,6 @@ describe("runOutcome", () => {
     expect(JSON.parse(JSON.stringify(error))).toEqual({ name: "AgUiRunError", message: "rate limited", code: "429" });
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-f-#", elements({ f: ev.runFinished() }));
-      expectObservable(source.pipe(runOutcome())).toBe("-t-#", { t: instr.finished() });
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
   it("errors when a downstream callback throws, and unsubscribes the source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-f-f-|", elements({ f: ev.runFinished() }));
@@ -74,29 +66,5 @@ describe("runOutcome", () => {
     });
   });
 
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(runOutcome())).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(runOutcome())).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-c-c-|", elements({ c: ev.custom("c") }));
-      expectObservable(source.pipe(runOutcome()), "^--!").toBe("-c--", elements({ c: ev.custom("c") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    expect(producedBeforeUnsubscribe((index) => ev.custom(`${index}`) as AGUIEvent, runOutcome(), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => runOutcome(), ev.custom("x") as PipelineElement);
 });

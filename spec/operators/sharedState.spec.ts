@@ -1,11 +1,12 @@
-import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import { Conversation } from "../../src/conversation";
 import { AgUiPatchError, type CarbonAgUiError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
 import { sharedState } from "../../src/operators/sharedState";
 import { ev } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const snapshot = (value: unknown) => ({ type: EventType.STATE_SNAPSHOT, snapshot: value }) as BaseEvent;
 const delta = (...operations: unknown[]) => ({ type: EventType.STATE_DELTA, delta: operations }) as BaseEvent;
@@ -99,36 +100,5 @@ describe("sharedState", () => {
     });
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("-#").pipe(sharedState(new Conversation()))).toBe("-#");
-    });
-  });
-
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(sharedState(new Conversation()))).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(sharedState(new Conversation()))).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-c-c-|", elements({ c: ev.custom("x") }));
-      expectObservable(source.pipe(sharedState(new Conversation())), "^--!").toBe("-c--", elements({ c: ev.custom("x") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
-    expect(producedBeforeUnsubscribe(element, sharedState(new Conversation()), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => sharedState(new Conversation()), ev.custom("x") as PipelineElement);
 });

@@ -1,9 +1,9 @@
-import type { AGUIEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import type { PipelineElement } from "../../src/instructions";
 import { textMessages } from "../../src/operators/textMessages";
 import { ev, instr } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const events = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
 
@@ -82,18 +82,6 @@ describe("textMessages", () => {
     });
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-S-a-E---#", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hi"), E: ev.textEnd("m1") }));
-      expectObservable(source.pipe(textMessages())).toBe("---a-(ch)#", {
-        a: instr.textDelta("m1", "Hi"),
-        c: instr.textComplete("m1", "Hi"),
-        h: instr.history({ id: "m1", role: "assistant", content: "Hi" }),
-      });
-      expectSubscriptions(source.subscriptions).toBe("^--------!");
-    });
-  });
-
   it("errors when a downstream callback throws, and unsubscribes the source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-S-a-b-|", events({ S: ev.textStart("m1"), a: ev.text("m1", "ok"), b: ev.text("m1", "boom") }));
@@ -109,31 +97,17 @@ describe("textMessages", () => {
     });
   });
 
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(textMessages())).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
+  it("delivers what a message completed before a source error", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(textMessages())).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
+      const source = cold("-S-a-E---#", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hi"), E: ev.textEnd("m1") }));
+      expectObservable(source.pipe(textMessages())).toBe("---a-(ch)#", {
+        a: instr.textDelta("m1", "Hi"),
+        c: instr.textComplete("m1", "Hi"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Hi" }),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^--------!");
     });
   });
 
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-S-a-b-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hel"), b: ev.text("m1", "lo"), E: ev.textEnd("m1") }));
-      const unsub = "     ^----!";
-      expectObservable(source.pipe(textMessages()), unsub).toBe("---a--", { a: instr.textDelta("m1", "Hel") });
-      expectSubscriptions(source.subscriptions).toBe("^----!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    const produced = producedBeforeUnsubscribe((index) => ev.text("m1", `${index}`) as AGUIEvent, textMessages(), 3);
-    expect(produced).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => textMessages(), ev.custom("x") as PipelineElement);
 });

@@ -1,10 +1,11 @@
-import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../src/carbon";
 import type { PipelineElement } from "../../src/instructions";
 import { toolCallSteps, type AgUiToolCall } from "../../src/operators/toolCallSteps";
 import { ev, instr } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
 const chain = (...steps: CarbonChainOfThoughtStep[]): PipelineElement => ({ kind: "options", options: { chain_of_thought: steps } });
@@ -110,36 +111,5 @@ describe("toolCallSteps", () => {
     });
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("-#").pipe(toolCallSteps())).toBe("-#");
-    });
-  });
-
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(toolCallSteps())).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(toolCallSteps())).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-c-c-|", elements({ c: ev.custom("x") }));
-      expectObservable(source.pipe(toolCallSteps()), "^--!").toBe("-c--", elements({ c: ev.custom("x") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
-    expect(producedBeforeUnsubscribe(element, toolCallSteps(), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => toolCallSteps(), ev.custom("x") as PipelineElement);
 });

@@ -1,10 +1,10 @@
-import type { AGUIEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import { Conversation } from "../../src/conversation";
 import type { PipelineElement } from "../../src/instructions";
 import { trackHistory } from "../../src/operators/trackHistory";
 import { ev, instr } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const hello = { id: "m1", role: "assistant", content: "Hello" } as const;
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
@@ -30,14 +30,6 @@ describe("trackHistory", () => {
     expect(conversation.messages.map((message) => message.content)).toEqual(["Hi", "Hello again"]);
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-h-#", elements({ h: instr.history(hello) }));
-      expectObservable(source.pipe(trackHistory(new Conversation()))).toBe("-h-#", elements({ h: instr.history(hello) }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
   it("errors when a downstream callback throws, after recording the message", () => {
     const conversation = new Conversation();
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
@@ -54,21 +46,7 @@ describe("trackHistory", () => {
     expect(conversation.messages).toEqual([hello]);
   });
 
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<PipelineElement>("|").pipe(trackHistory(new Conversation()))).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<PipelineElement>("-");
-      expectObservable(source.pipe(trackHistory(new Conversation()))).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early, recording nothing after", () => {
+  it("records nothing after an early unsubscription", () => {
     const conversation = new Conversation();
     testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
       const source = hot("-c-h-|", elements({ c: ev.custom("c"), h: instr.history(hello) }));
@@ -78,8 +56,5 @@ describe("trackHistory", () => {
     expect(conversation.messages).toEqual([]);
   });
 
-  it("stops a synchronous source when unsubscribed", () => {
-    const element = (index: number) => ev.custom(`${index}`) as AGUIEvent;
-    expect(producedBeforeUnsubscribe(element, trackHistory(new Conversation()), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => trackHistory(new Conversation()), ev.custom("x") as PipelineElement);
 });

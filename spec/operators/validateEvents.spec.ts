@@ -4,7 +4,8 @@ import { AgUiInvalidEventError } from "../../src/errors";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { isPlainStreamedEvent, validateEvents } from "../../src/operators/validateEvents";
 import { ev } from "../support/builders";
-import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const asEvents = (values: Record<string, unknown>) => values as Record<string, AGUIEvent>;
 const invalid = {
@@ -84,35 +85,5 @@ describe("validateEvents", () => {
     });
   });
 
-  it("passes a source error through", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<BaseEvent>("-#").pipe(validateEvents())).toBe("-#");
-    });
-  });
-
-  it("completes with an empty source", () => {
-    testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<BaseEvent>("|").pipe(validateEvents())).toBe("|");
-    });
-  });
-
-  it("stays silent with a never source", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<BaseEvent>("-");
-      expectObservable(source.pipe(validateEvents())).toBe("-");
-      expectSubscriptions(source.subscriptions).toBe("^");
-    });
-  });
-
-  it("unsubscribes the source when unsubscribed early", () => {
-    testScheduler().run(({ hot, expectObservable, expectSubscriptions }) => {
-      const source = hot("-a-a-|", { a: ev.custom("x") });
-      expectObservable(source.pipe(validateEvents()), "^--!").toBe("-a--", asEvents({ a: ev.custom("x") }));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("stops a synchronous source when unsubscribed", () => {
-    expect(producedBeforeUnsubscribe((index) => ev.custom(`${index}`), validateEvents(), 3)).toEqual([0, 1, 2]);
-  });
+  itFollowsTheOperatorContract(() => validateEvents(), ev.custom("x"));
 });
