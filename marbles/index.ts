@@ -3,6 +3,7 @@ import type { MarbleScenario } from "./scenario";
 import cutStream from "./cut-stream";
 import endsWithoutRunFinished from "./ends-without-run-finished";
 import generativeUi from "./generative-ui";
+import interrupt from "./interrupt";
 import lifecycleEvents from "./lifecycle-events";
 import nonStreamingGraph from "./non-streaming-graph";
 import protocolViolation from "./protocol-violation";
@@ -15,4 +16,4 @@ import toolCallChunks from "./tool-call-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents];
+export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];

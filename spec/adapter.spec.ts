@@ -1,11 +1,12 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
-import { Observable, throwError } from "rxjs";
+import type { RunAgentInput } from "@ag-ui/core";
+import { EMPTY, Observable, of, throwError, type ObservableInput } from "rxjs";
 import { startAgentServer, type AgentScript, type AgentServer, type SseResponse } from "../examples/support/agentServer";
 import { RecordingCarbon } from "../examples/support/recordingCarbon";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
 import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
-import { AgUiRunError } from "../src/errors";
+import { AgUiInterruptError, AgUiRunError } from "../src/errors";
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";
 import { ev } from "./support/builders";
@@ -243,3 +244,168 @@ describe("CarbonAgUiAdapter", () => {
     expect(carbon.transcript()).toBe("Assistant: From HttpAgent");
   });
 });
+
+describe("CarbonAgUiAdapter: human in the loop", () => {
+  const interrupt = (id: string, extra: object = {}) => ({ id, reason: "approval", ...extra });
+  const interrupts = (...list: object[]): ObservableInput<BaseEvent> => of(ev.runStarted(), ev.runFinished({ outcome: { type: "interrupt", interrupts: list } }));
+  const answer = (text: string): ObservableInput<BaseEvent> => of(ev.runStarted(), ev.textStart(`c-${text}`), ev.text(`c-${text}`, text), ev.textEnd(`c-${text}`), ev.runFinished());
+
+  /** An adapter whose runs are played from `runs`, one per run, recording each input. */
+  function scripted(...runs: ((input: RunAgentInput) => ObservableInput<BaseEvent>)[]) {
+    const inputs: RunAgentInput[] = [];
+    const adapter = new CarbonAgUiAdapter({
+      run: (input) => {
+        inputs.push(input);
+        const next = runs[inputs.length - 1];
+        if (!next) throw new Error(`no run scripted for run ${inputs.length}`);
+        return next(input);
+      },
+    });
+    return { adapter, inputs, carbon: new RecordingCarbon() };
+  }
+
+  const pendingIds = (adapter: CarbonAgUiAdapter) => adapter.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.decision?.type]);
+
+  it("shows one decision card per interrupt and keeps them pending, oldest first", async () => {
+    const { adapter, carbon } = scripted(() => interrupts(interrupt("i1", { message: "Send the email?" }), interrupt("i2")));
+    await adapter.sendMessage(request("Send it"), options(), carbon);
+    const cards = finals(carbon)[0]?.final_response.output.generic.map((item) => (item.user_defined as { kind: string; interruptId: string }));
+    expect(cards).toEqual([
+      { kind: "interrupt", interruptId: "i1", reason: "approval", message: "Send the email?" },
+      { kind: "interrupt", interruptId: "i2", reason: "approval" },
+    ]);
+    expect(pendingIds(adapter)).toEqual([["i1", undefined], ["i2", undefined]]);
+    expect(adapter.pendingInterrupt?.interrupt.id).toBe("i1");
+  });
+
+  it("resumes with one run once every interrupt has a decision: same thread, new run, no messages, one entry each in arrival order", async () => {
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1"), interrupt("i2")), () => answer("Sent."));
+    await adapter.sendMessage(request("Send it"), options(), carbon);
+    await adapter.respondToInterrupt({ type: "edit", args: { to: "ada@example.com" } }, carbon);
+    expect(inputs).toHaveLength(1);
+    await adapter.respondToInterrupt({ type: "reject" }, carbon);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[1]).toMatchObject({ threadId: inputs[0]?.threadId, messages: [] });
+    expect(inputs[1]?.runId).not.toBe(inputs[0]?.runId);
+    expect(inputs[1]?.resume).toEqual([
+      { interruptId: "i1", status: "resolved", payload: { approved: true, args: { to: "ada@example.com" } } },
+      { interruptId: "i2", status: "cancelled", payload: null },
+    ]);
+    expect(adapter.pendingInterrupts).toEqual([]);
+    expect(finals(carbon)).toHaveLength(2);
+    expect(carbon.transcript()).toMatch(/Assistant: Sent\.$/);
+  });
+
+  it("answering one of several interrupts resolves without running anything, even without a Carbon instance", async () => {
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1"), interrupt("i2")));
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    await adapter.respondToInterrupt({ type: "approve" }, undefined, {}, "i2");
+    expect(inputs).toHaveLength(1);
+    expect(pendingIds(adapter)).toEqual([["i1", undefined], ["i2", "approve"]]);
+  });
+
+  it("defaults to the oldest undecided interrupt, then to the only one left decided, and refuses to guess among several decided", async () => {
+    const { adapter, carbon } = scripted(
+      () => interrupts(interrupt("i1"), interrupt("i2")),
+      () => throwError(() => new Error("agent unreachable")),
+      () => throwError(() => new Error("still unreachable")),
+    );
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    await adapter.respondToInterrupt({ type: "approve" });
+    expect(pendingIds(adapter)).toEqual([["i1", "approve"], ["i2", undefined]]);
+    await expect(adapter.respondToInterrupt({ type: "reject" })).rejects.toThrow("agent unreachable");
+    expect(pendingIds(adapter)).toEqual([["i1", "approve"], ["i2", "reject"]]);
+    await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toEqual(
+      new AgUiInterruptError("All 2 pending interrupts already have a decision; name the one to change"),
+    );
+    await expect(adapter.respondToInterrupt({ type: "approve" }, carbon, {}, "i2")).rejects.toThrow("still unreachable");
+    expect(pendingIds(adapter)).toEqual([["i1", "approve"], ["i2", "approve"]]);
+  });
+
+  it("defaults to the only interrupt when its decision was put back", async () => {
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1")), () => EMPTY, () => answer("Done."));
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toBeInstanceOf(AgUiInterruptError);
+    expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
+    await adapter.respondToInterrupt({ type: "reject" });
+    expect(inputs[2]?.resume).toEqual([{ interruptId: "i1", status: "cancelled", payload: null }]);
+  });
+
+  it("lets an expired interrupt only be rejected", async () => {
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1", { expiresAt: "2020-01-01T00:00:00Z" })), () => answer("Cancelled."));
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toEqual(
+      new AgUiInterruptError("Interrupt 'i1' expired at 2020-01-01T00:00:00Z; it can only be rejected", "i1"),
+    );
+    await adapter.respondToInterrupt({ type: "reject" });
+    expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "cancelled", payload: null }]);
+  });
+
+  it.each([
+    ["throws before its first event", () => throwError(() => new Error("connection refused"))],
+    ["completes empty", () => EMPTY],
+  ])("puts the interrupt and its decision back when the resume run %s, and still rejects", async (_case, failing) => {
+    const { adapter, carbon } = scripted(() => interrupts(interrupt("i1")), failing);
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toBeInstanceOf(Error);
+    expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
+  });
+
+  it("puts the interrupt back when the signal was already aborted, without starting the run", async () => {
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1")), () => answer("never"));
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    const aborted = new AbortController();
+    aborted.abort(CancellationReason.STOP_STREAMING);
+    await expect(adapter.respondToInterrupt({ type: "approve" }, carbon, { signal: aborted.signal })).rejects.toBeInstanceOf(AgUiInterruptError);
+    expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
+    expect(inputs).toHaveLength(1);
+  });
+
+  it("puts nothing back once the resume run sent any event, RUN_ERROR included", async () => {
+    const { adapter, carbon } = scripted(() => interrupts(interrupt("i1")), () => of(ev.runStarted(), ev.runError("graph crashed")));
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toEqual(new AgUiRunError("graph crashed"));
+    expect(adapter.pendingInterrupts).toEqual([]);
+  });
+
+  it("puts nothing back into a conversation reset while the resume was in flight", async () => {
+    let failResume: (error: Error) => void = () => undefined;
+    const hanging = () => new Observable<BaseEvent>((subscriber) => void (failResume = (error) => subscriber.error(error)));
+    const { adapter, carbon } = scripted(() => interrupts(interrupt("i1")), hanging);
+    await adapter.sendMessage(request("Go"), options(), carbon);
+    const resumed = adapter.respondToInterrupt({ type: "approve" });
+    adapter.reset();
+    failResume(new Error("too late"));
+    await expect(resumed).rejects.toThrow("too late");
+    expect(adapter.pendingInterrupts).toEqual([]);
+  });
+
+  it("answers pending interrupts as cancelled when a new message is sent instead", async () => {
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1"), interrupt("i2")), () => answer("Fine, something else."));
+    await adapter.sendMessage(request("Book a flight"), options(), carbon);
+    await adapter.sendMessage(request("Never mind"), options(), carbon);
+    expect(inputs[1]?.resume).toEqual([
+      { interruptId: "i1", status: "cancelled", payload: null },
+      { interruptId: "i2", status: "cancelled", payload: null },
+    ]);
+    expect(inputs[1]?.messages.at(-1)).toEqual({ id: "u-Never mind", role: "user", content: "Never mind" });
+    expect(adapter.pendingInterrupts).toEqual([]);
+  });
+
+  it("shows a clarification card when detectClarification finds the agent asking, and the answer is an ordinary message", async () => {
+    const asking = () => of(ev.runStarted(), { type: EventType.STATE_SNAPSHOT, snapshot: { phase: "needs_detail", ask: "Which city?" } } as BaseEvent, ev.runFinished());
+    const inputs: RunAgentInput[] = [];
+    const adapter = new CarbonAgUiAdapter({
+      run: (input) => (inputs.push(input), inputs.length === 1 ? asking() : answer("Oslo it is.")),
+      detectClarification: (state) => ((state as { phase?: string }).phase === "needs_detail" ? { question: (state as { ask: string }).ask } : false),
+    });
+    const carbon = new RecordingCarbon();
+    await adapter.sendMessage(request("Weather?"), options(), carbon);
+    expect(finals(carbon)[0]?.final_response.output.generic[0]?.user_defined).toEqual({ kind: "clarification", question: "Which city?", threadId: adapter.threadId });
+    await adapter.sendMessage(request("Oslo"), options(), carbon);
+    expect(inputs[1]).toMatchObject({ threadId: inputs[0]?.threadId });
+    expect(inputs[1]?.resume).toBeUndefined();
+  });
+});
+
+

@@ -1,13 +1,34 @@
-import type { Context, Message, RunAgentInput, Tool } from "@ag-ui/core";
-import { catchError, concatMap, defer, EMPTY, filter, finalize, from, share, skip, takeUntil, tap, type Observable, type SchedulerLike } from "rxjs";
-import { CancellationReason, type CarbonMessageRequest, type CustomSendMessage } from "./carbon";
+import type { Context, Message, ResumeEntry, RunAgentInput, Tool } from "@ag-ui/core";
+import {
+  asyncScheduler,
+  catchError,
+  concatMap,
+  defer,
+  EMPTY,
+  filter,
+  finalize,
+  from,
+  share,
+  skip,
+  takeUntil,
+  tap,
+  type Observable,
+  type SchedulerLike,
+} from "rxjs";
+import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
+import { AgUiInterruptError } from "./errors";
+import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
 import { randomId } from "./internal/ids";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
 
-export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall" | "onActivity" | "onRunFinished"> {
+export interface CarbonAgUiAdapterOptions
+  extends Pick<
+    AgUiToCarbonOptions,
+    "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall" | "onActivity" | "onRunFinished" | "detectClarification" | "onClarification"
+  > {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
   /** AG-UI tool definitions sent with every run. */
@@ -24,8 +45,13 @@ export interface CarbonAgUiAdapterOptions extends Pick<AgUiToCarbonOptions, "onE
   initialState?: unknown;
   /** Called with the new shared state after each burst of STATE_SNAPSHOT / STATE_DELTA events (and on reset). */
   onStateChange?: (state: unknown) => void;
-  /** Paces `state$` and `onStateChange`. Default: animation frames in a browser, else the async scheduler. */
+  /** Paces `state$` and `onStateChange`, and tells the time for interrupt expiry. Default: animation frames in a browser, else the async scheduler. */
   scheduler?: SchedulerLike;
+}
+
+export interface RespondOptions {
+  /** Aborting it stops the resume run, like Carbon's stop button. */
+  signal?: AbortSignal;
 }
 
 const isRestart = (reason: unknown) => reason === CancellationReason.CONVERSATION_RESTARTED;
@@ -37,6 +63,8 @@ const isRestart = (reason: unknown) => reason === CancellationReason.CONVERSATIO
  */
 export class CarbonAgUiAdapter {
   private readonly conversation: Conversation;
+  /** The Carbon instance of the latest message, where a resume streams when none is given. */
+  private lastInstance: CarbonChatInstance | undefined;
 
   constructor(private readonly options: CarbonAgUiAdapterOptions) {
     this.conversation = new Conversation({
@@ -73,6 +101,20 @@ export class CarbonAgUiAdapter {
     return this.conversation.state$;
   }
 
+  /** Interrupts awaiting their resume, oldest first, each with the decision taken so far. */
+  get pendingInterrupts(): readonly PendingInterrupt[] {
+    return this.conversation.pendingInterrupts;
+  }
+
+  /** The oldest pending interrupt (it may already hold a decision not yet sent). */
+  get pendingInterrupt(): PendingInterrupt | undefined {
+    return this.conversation.pendingInterrupts[0];
+  }
+
+  get pendingInterrupts$(): Observable<readonly PendingInterrupt[]> {
+    return this.conversation.pendingInterrupts$;
+  }
+
   /** The thread's activities (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by message id. */
   get activities(): ReadonlyMap<string, Activity> {
     return this.conversation.activities;
@@ -94,12 +136,76 @@ export class CarbonAgUiAdapter {
    */
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
     if (request.history?.is_welcome_request) return Promise.resolve();
-    const input = this.startTurn(request);
+    this.lastInstance = instance;
+    return this.runTurn(this.startTurn(request), signal, instance, request.id);
+  };
+
+  /**
+   * Answers a pending interrupt (a decision card). `interruptId` defaults to
+   * the oldest one without a decision; when every one has a decision (a failed
+   * resume put them back), to the only one, and it throws if there are
+   * several rather than guess. Once every pending interrupt has a decision,
+   * one resume run carries them all (same thread, new run id, no messages,
+   * one `resume` entry each, in arrival order) and streams into Carbon like
+   * any turn; answering one of several resolves without running anything.
+   *
+   * A resume that fails before its first event (it threw, the signal was
+   * already aborted, it completed empty) puts the interrupts and their
+   * decisions back, so the card can be answered again; the promise still
+   * rejects. Once any event came (RUN_ERROR included) the agent has consumed
+   * the interrupts: nothing is put back. Nor after `reset()`.
+   */
+  async respondToInterrupt(
+    decision: InterruptDecision,
+    instance: CarbonChatInstance | undefined = this.lastInstance,
+    options: RespondOptions = {},
+    interruptId?: string,
+  ): Promise<void> {
+    const target = this.interruptToAnswer(interruptId);
+    const now = (this.options.scheduler ?? asyncScheduler).now();
+    if (decision.type !== "reject" && isExpired(target.interrupt, now)) {
+      throw new AgUiInterruptError(`Interrupt '${target.interrupt.id}' expired at ${target.interrupt.expiresAt}; it can only be rejected`, target.interrupt.id);
+    }
+    const othersUndecided = this.conversation.pendingInterrupts.some((entry) => !entry.decision && entry.interrupt.id !== target.interrupt.id);
+    if (!othersUndecided && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", target.interrupt.id);
+    this.conversation.decideInterrupt(target.interrupt.id, decision);
+    if (othersUndecided || !instance) return;
+
+    const answered = this.conversation.takePendingInterrupts();
+    const resets = this.conversation.resetCount;
+    let sawEvent = false;
+    const input = this.runInput([], answered.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision!)));
+    const putBack = (error: unknown) => {
+      if (!sawEvent && this.conversation.resetCount === resets) this.conversation.restorePendingInterrupts(answered);
+      throw error;
+    };
+    await this.runTurn(input, options.signal ?? new AbortController().signal, instance, undefined, () => (sawEvent = true)).catch(putBack);
+    if (!sawEvent) putBack(new AgUiInterruptError("The resume run ended before any event; the decision can be sent again"));
+  }
+
+  /** The interrupt a decision is for, by the rules of `respondToInterrupt`. */
+  private interruptToAnswer(interruptId: string | undefined): PendingInterrupt {
+    const pending = this.conversation.pendingInterrupts;
+    if (interruptId !== undefined) {
+      const named = pending.find((entry) => entry.interrupt.id === interruptId);
+      if (!named) throw new AgUiInterruptError(`There is no pending interrupt '${interruptId}'`, interruptId);
+      return named;
+    }
+    const undecided = pending.find((entry) => !entry.decision);
+    if (undecided) return undecided;
+    if (pending.length === 1) return pending[0]!;
+    throw new AgUiInterruptError(
+      pending.length === 0 ? "There is no pending interrupt to answer" : `All ${pending.length} pending interrupts already have a decision; name the one to change`,
+    );
+  }
+
+  /** Streams one run into Carbon; settles once Carbon has the final response, rejecting with the run's error. */
+  private runTurn(input: RunAgentInput, signal: AbortSignal, instance: CarbonChatInstance, requestId?: string, onFirstEvent?: () => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const abort$ = abortReason(signal).pipe(share());
       const restart$ = abort$.pipe(filter(isRestart), tap(() => this.reset()));
       let failure: unknown;
-      const subscription = this.streamTurn(input, request, abort$.pipe(filter((reason) => !isRestart(reason))))
+      const subscription = this.streamTurn(input, requestId, abort$.pipe(filter((reason) => !isRestart(reason))), onFirstEvent)
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
           catchError((error: unknown) => {
@@ -116,36 +222,48 @@ export class CarbonAgUiAdapter {
       // Settles the promise if the turn is dropped some other way, so Carbon's queue never waits on it.
       subscription.add(() => resolve());
     });
-  };
+  }
 
-  /** Records the user's message and builds the run input from the conversation. */
+  /**
+   * Records the user's message and builds the run input from the conversation.
+   * A message sent while interrupts are pending answers them as cancelled:
+   * the agent needs every open interrupt answered to go on with the thread.
+   */
   private startTurn(request: CarbonMessageRequest): RunAgentInput {
     const userMessage: Message = { id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" };
     this.conversation.upsertMessage(userMessage);
-    // `forwardedProps` too is a required field for Python AG-UI servers.
+    const cancelled = this.conversation.takePendingInterrupts().map((entry) => toResumeEntry(entry.interrupt.id, { type: "reject" }));
+    return this.runInput([...this.conversation.messages], cancelled);
+  }
+
+  private runInput(messages: Message[], resume: ResumeEntry[]): RunAgentInput {
+    // `state` and `forwardedProps` are required fields for Python AG-UI servers.
     const { tools = [], context = [], forwardedProps = {} } = this.options;
     return {
       threadId: this.conversation.threadId,
       runId: randomId(),
-      messages: [...this.conversation.messages],
+      messages,
       tools,
       context,
       state: this.conversation.state,
       forwardedProps,
+      ...(resume.length > 0 && { resume }),
     };
   }
 
-  private streamTurn(input: RunAgentInput, request: CarbonMessageRequest, stop: Observable<unknown>) {
-    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished } = this.options;
+  private streamTurn(input: RunAgentInput, requestId: string | undefined, stop: Observable<unknown>, onFirstEvent?: () => void) {
+    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
+      this.options;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
-      return from(run(input, { signal: runController.signal })).pipe(finalize(() => runController.abort()));
+      const events = from(run(input, { signal: runController.signal })).pipe(finalize(() => runController.abort()));
+      return onFirstEvent ? events.pipe(tap(onFirstEvent)) : events;
     }).pipe(
       agUiToCarbon({
         conversation: this.conversation,
         stop,
-        ...(request.id !== undefined && { requestId: request.id }),
+        ...(requestId !== undefined && { requestId }),
         ...(onEvent && { onEvent }),
         ...(operators && { operators }),
         ...(validate !== undefined && { validate }),
@@ -155,6 +273,8 @@ export class CarbonAgUiAdapter {
         ...(onToolCall && { onToolCall }),
         ...(onActivity && { onActivity }),
         ...(onRunFinished && { onRunFinished }),
+        ...(detectClarification && { detectClarification }),
+        ...(onClarification && { onClarification }),
       }),
     );
   }

@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from "@ag-ui/core";
+import type { Interrupt, Message, ToolCall } from "@ag-ui/core";
 import {
   animationFrameScheduler,
   asyncScheduler,
@@ -11,6 +11,7 @@ import {
   type Observable,
   type SchedulerLike,
 } from "rxjs";
+import type { InterruptDecision, PendingInterrupt } from "./hitl";
 import { deepFreeze } from "./internal/deepFreeze";
 import { randomId } from "./internal/ids";
 import { applyPatchAtomically, type PatchOutcome } from "./internal/jsonPatch";
@@ -62,6 +63,10 @@ export class Conversation {
   private readonly positions = new Map<string, number>();
   private readonly messagesSubject = new BehaviorSubject<readonly Message[]>(Object.freeze([]));
   private readonly activityMap = new Map<string, Activity>();
+  /** Interrupts awaiting their resume, by id in arrival order. */
+  private readonly pendingSubject = new BehaviorSubject<readonly PendingInterrupt[]>(Object.freeze([]));
+  /** Counts resets, so work begun before one can tell the conversation it would touch is gone. */
+  private resets = 0;
   /** Encrypted values that came before their message or tool call, by `${subtype}:${entityId}`; capped. */
   private readonly pendingEncryptedValues = new Map<string, string>();
   /** The state deltas change in place; never handed out. */
@@ -132,6 +137,48 @@ export class Conversation {
     this.publishMessages();
   }
 
+  /** Interrupts awaiting their resume, oldest first, each with the decision taken so far. */
+  get pendingInterrupts(): readonly PendingInterrupt[] {
+    return this.pendingSubject.value;
+  }
+
+  /** The pending interrupts, republished on every change (for decision-card renderers). */
+  get pendingInterrupts$(): Observable<readonly PendingInterrupt[]> {
+    return this.pendingSubject.asObservable();
+  }
+
+  /** How many times the conversation was reset: compare before and after async work. */
+  get resetCount(): number {
+    return this.resets;
+  }
+
+  /** Adds interrupts to those awaiting a resume, after the ones already there; an id already pending is ignored. */
+  addPendingInterrupts(interrupts: readonly Interrupt[]): void {
+    const pending = [...this.pendingInterrupts];
+    for (const interrupt of interrupts) {
+      if (!pending.some((entry) => entry.interrupt.id === interrupt.id)) pending.push({ interrupt: structuredClone(interrupt) });
+    }
+    this.publishPending(pending);
+  }
+
+  /** Records the decision for a pending interrupt (replacing an earlier one). */
+  decideInterrupt(interruptId: string, decision: InterruptDecision): void {
+    this.publishPending(this.pendingInterrupts.map((entry) => (entry.interrupt.id === interruptId ? { interrupt: entry.interrupt, decision: structuredClone(decision) } : entry)));
+  }
+
+  /** Takes every pending interrupt out, for a resume run. */
+  takePendingInterrupts(): readonly PendingInterrupt[] {
+    const taken = this.pendingInterrupts;
+    this.publishPending([]);
+    return taken;
+  }
+
+  /** Puts interrupts back, with their decisions, ahead of any that arrived since (a resume that failed before its first event). */
+  restorePendingInterrupts(entries: readonly PendingInterrupt[]): void {
+    const arrivedSince = this.pendingInterrupts.filter((entry) => !entries.some((restored) => restored.interrupt.id === entry.interrupt.id));
+    this.publishPending([...entries, ...arrivedSince]);
+  }
+
   /** The activities of this thread, by message id. */
   get activities(): ReadonlyMap<string, Activity> {
     return this.activityMap;
@@ -187,13 +234,15 @@ export class Conversation {
     this.pendingEncryptedValues.set(`${subtype}:${entityId}`, encryptedValue);
   }
 
-  /** Starts a new thread: a new thread id, no history, the initial state. */
+  /** Starts a new thread: a new thread id, no history, the initial state, no activities or pending interrupts. */
   reset(threadId: string = randomId()): void {
     this.threadIdValue = threadId;
     this.list.length = 0;
     this.positions.clear();
     this.pendingEncryptedValues.clear();
     this.activityMap.clear();
+    this.publishPending([]);
+    this.resets++;
     this.publishMessages();
     this.replaceState(this.init.state);
   }
@@ -237,6 +286,10 @@ export class Conversation {
       return true;
     }
     return false;
+  }
+
+  private publishPending(pending: readonly PendingInterrupt[]): void {
+    this.pendingSubject.next(deepFreeze([...pending]));
   }
 
   private putActivity(activity: Activity): Activity {

@@ -107,3 +107,15 @@ export class AgUiInvalidItemError extends CarbonAgUiError {
     super(`Invalid Carbon item: ${problems.join("; ")}`);
   }
 }
+
+/** `respondToInterrupt` could not take the decision: no such interrupt, an ambiguous default, an expired interrupt approved, nowhere to stream. */
+export class AgUiInterruptError extends CarbonAgUiError {
+  override readonly name = "AgUiInterruptError";
+  constructor(
+    message: string,
+    /** The interrupt concerned, when there is one. */
+    readonly interruptId?: string,
+  ) {
+    super(message);
+  }
+}

@@ -9,13 +9,16 @@ export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./o
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES } from "./itemAllowlist";
 export { runOutcome, type RunOutcomeOptions } from "./operators/runOutcome";
+export { interruptCards } from "./operators/interruptCards";
+export { clarification, type ClarificationOptions } from "./operators/clarification";
+export { isExpired, toResumeEntry, type ClarificationData, type InterruptDecision, type InterruptDecisionData, type PendingInterrupt } from "./hitl";
 export { activities, type ActivitiesOptions } from "./operators/activities";
 export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 
-export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions } from "./adapter";
+export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
@@ -27,6 +30,7 @@ export {
   AgUiConnectionError,
   AgUiHttpError,
   AgUiInvalidEventError,
+  AgUiInterruptError,
   AgUiInvalidItemError,
   AgUiProtocolError,
   AgUiRunError,

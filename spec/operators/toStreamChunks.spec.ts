@@ -129,6 +129,16 @@ describe("toStreamChunks", () => {
     });
   });
 
+  it("leaves the empty carrier out of the final response when no text took it over and other items exist", () => {
+    const steps = [{ tool_name: "search", status: "processing" as const }];
+    const card = { response_type: "user_defined", user_defined: { kind: "interrupt" } };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-o-c-t|", elements({ o: { kind: "options", options: { chain_of_thought: steps } }, c: { kind: "item.complete", itemId: "card", item: card }, t: instr.finished() }));
+      const result = source.pipe(toStreamChunks({ responseId: R }), map((chunk) => ("final_response" in chunk ? chunk.final_response.output.generic : "chunk")));
+      expectObservable(result).toBe("-a-b-(f|)", { a: "chunk", b: "chunk", f: [{ ...card, streaming_metadata: { id: "card" } }] });
+    });
+  });
+
   it("carries message options on the latest text item once there is one", () => {
     const steps = [{ tool_name: "search", status: "processing" as const }];
     testScheduler().run(({ cold, expectObservable }) => {

@@ -6,6 +6,8 @@ import type { PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "../internal/operator";
 import { activities, type ActivitiesOptions } from "./activities";
 import { carbonItems } from "./carbonItems";
+import { clarification, type ClarificationOptions } from "./clarification";
+import { interruptCards } from "./interruptCards";
 import { expandChunks } from "./expandChunks";
 import { messagesSnapshot } from "./messagesSnapshot";
 import { reasoningSteps } from "./reasoningSteps";
@@ -25,7 +27,8 @@ export interface AgUiToCarbonOptions
     SharedStateOptions,
     ActivitiesOptions,
     ToolCallStepsOptions,
-    RunOutcomeOptions {
+    RunOutcomeOptions,
+    Partial<ClarificationOptions> {
   /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
   validate?: boolean;
   /**
@@ -49,7 +52,7 @@ export interface AgUiToCarbonOptions
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → runOutcome → trackHistory → messagesSnapshot → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → toStreamChunks`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -57,7 +60,8 @@ export interface AgUiToCarbonOptions
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished } = options;
+  const { stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
+    options;
   const itemOptions = onInvalidItem ? { onInvalidItem } : {};
   const warningOptions = onWarning ? { onWarning } : {};
   const stages = (conversation: Conversation): OperatorFunction<never, unknown>[] => [
@@ -73,6 +77,8 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     reasoningSteps(),
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }) }),
     carbonItems(itemOptions),
+    interruptCards(conversation),
+    ...(detectClarification ? [clarification(conversation, { detectClarification, ...(onClarification && { onClarification }) })] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     trackHistory(conversation),
     messagesSnapshot(conversation),

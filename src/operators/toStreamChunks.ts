@@ -64,7 +64,8 @@ interface ItemState {
  * (everything so far, as Carbon merges by key and arrays by index) on an empty
  * delta of the turn's latest text item (Carbon shows them under the last
  * item); before any text, on an empty text item that the first text item then
- * takes over. The final response carries them too.
+ * takes over. The final response carries them too, and leaves out that empty
+ * item if no text took it over and the turn has other items.
  *
  * Events that no operator mapped are ignored.
  *
@@ -121,7 +122,9 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
           out.next({ complete_item: stopped, streaming_metadata: chunkMetadata });
         }
       }
-      const generic = Array.from(items.values(), (state) => state.item);
+      // An options carrier no text took over is dropped when other items can carry the options instead.
+      const emptyCarrier = unclaimedCarrier && items.size > 1 && items.get(OPTIONS_CARRIER_ID)?.item.text === "";
+      const generic = Array.from(items.values(), (state) => state.item).filter((item) => !(emptyCarrier && item.streaming_metadata?.id === OPTIONS_CARRIER_ID));
       const response: CarbonMessageResponse = {
         id: responseId,
         ...(requestId !== undefined && { request_id: requestId }),

@@ -1,0 +1,51 @@
+import { EventType } from "@ag-ui/core";
+import type { CarbonItem } from "../src/carbon";
+import { ev } from "../spec/support/builders";
+import type { MarbleScenario } from "./scenario";
+
+const card = (user_defined: object): CarbonItem => ({
+  response_type: "user_defined",
+  user_defined,
+  streaming_metadata: { id: `interrupt-${(user_defined as { interruptId: string }).interruptId}` },
+});
+const approve = card({ kind: "interrupt", interruptId: "i1", reason: "tool_approval", message: "Delete 3 files?", toolCallId: "t1", action: "delete_files", args: { paths: ["a", "b", "c"] } });
+
+export default {
+  name: "an interrupt outcome shows a decision card with the tool call it concerns, then ends the turn",
+  covers: {
+    [EventType.RUN_FINISHED]: "outcome interrupt: a user_defined decision card per interrupt (kept pending for respondToInterrupt), then final_response",
+  },
+  events: {
+    marble: "R-T-a-E-F|",
+    values: {
+      R: ev.runStarted(),
+      T: ev.toolStart("t1", "delete_files"),
+      a: ev.toolArgs("t1", '{"paths":["a","b","c"]}'),
+      E: ev.toolEnd("t1"),
+      F: ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "tool_approval", message: "Delete 3 files?", toolCallId: "t1" }] } }),
+    },
+  },
+  chunks: {
+    marble: "--P---Q-(cf|)",
+    values: {
+      P: {
+        partial_item: { response_type: "text", text: "", streaming_metadata: { id: "carbon-agui-rx:answer", cancellable: true } },
+        partial_response: { message_options: { chain_of_thought: [{ tool_name: "delete_files", status: "processing" }] } },
+        streaming_metadata: { response_id: "r1" },
+      },
+      Q: {
+        partial_item: { response_type: "text", text: "", streaming_metadata: { id: "carbon-agui-rx:answer", cancellable: true } },
+        partial_response: { message_options: { chain_of_thought: [{ tool_name: "delete_files", status: "processing", request: { args: { paths: ["a", "b", "c"] } } }] } },
+        streaming_metadata: { response_id: "r1" },
+      },
+      c: { complete_item: approve, streaming_metadata: { response_id: "r1" } },
+      f: {
+        final_response: {
+          id: "r1",
+          output: { generic: [approve] },
+          message_options: { chain_of_thought: [{ tool_name: "delete_files", status: "processing", request: { args: { paths: ["a", "b", "c"] } } }] },
+        },
+      },
+    },
+  },
+} satisfies MarbleScenario;

@@ -1,0 +1,55 @@
+import type { BaseEvent } from "@ag-ui/core";
+import { Conversation } from "../../src/conversation";
+import type { ClarificationData } from "../../src/hitl";
+import type { PipelineElement } from "../../src/instructions";
+import { clarification } from "../../src/operators/clarification";
+import { ev } from "../support/builders";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
+
+const finished = ev.runFinished() as PipelineElement;
+const card = (user_defined: ClarificationData): PipelineElement => ({ kind: "item.complete", itemId: "clarification", item: { response_type: "user_defined", user_defined } });
+
+describe("clarification", () => {
+  it("shows a clarification card when the state says the agent is asking, and tells onClarification", () => {
+    const conversation = new Conversation({ threadId: "t1", state: { phase: "needs_detail", ask: "Which account?" } });
+    const told: ClarificationData[] = [];
+    const detectClarification = (state: unknown) => {
+      const { phase, ask } = state as { phase: string; ask: string };
+      return phase === "needs_detail" ? { question: ask } : false;
+    };
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-f---|", { f: finished });
+      expectObservable(source.pipe(clarification(conversation, { detectClarification, onClarification: (data) => told.push(data) }))).toBe("-(cf)|", {
+        c: card({ kind: "clarification", question: "Which account?", threadId: "t1" }),
+        f: finished,
+      });
+      expectSubscriptions(source.subscriptions).toBe("^----!");
+    });
+    expect(told).toEqual([{ kind: "clarification", question: "Which account?", threadId: "t1" }]);
+  });
+
+  it("shows nothing when the verdict is false, and is not asked when the run ended in interrupts", () => {
+    const asked: unknown[] = [];
+    const detectClarification = (state: unknown) => {
+      asked.push(state);
+      return false;
+    };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = { f: finished, i: ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "x" }] } }) as PipelineElement };
+      expectObservable(cold("-f-i-|", values).pipe(clarification(new Conversation({ state: { n: 1 } }), { detectClarification }))).toBe("-f-i-|", values);
+    });
+    expect(asked).toEqual([{ n: 1 }]);
+  });
+
+  it("lets a throwing predicate fail the turn", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const detectClarification = () => {
+        throw new Error("host bug");
+      };
+      expectObservable(cold("-f-|", { f: finished }).pipe(clarification(new Conversation(), { detectClarification }))).toBe("-#", undefined, new Error("host bug"));
+    });
+  });
+
+  itFollowsTheOperatorContract(() => clarification(new Conversation(), { detectClarification: () => true }), ev.custom("x") as BaseEvent as PipelineElement);
+});

@@ -1,0 +1,63 @@
+import type { BaseEvent } from "@ag-ui/core";
+import { map } from "rxjs";
+import { Conversation } from "../../src/conversation";
+import type { PipelineElement } from "../../src/instructions";
+import { interruptCards } from "../../src/operators/interruptCards";
+import { ev } from "../support/builders";
+import { testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
+
+const interrupted = (...interrupts: object[]) => ev.runFinished({ outcome: { type: "interrupt", interrupts } }) as PipelineElement;
+const card = (user_defined: object): PipelineElement => ({ kind: "item.complete", itemId: `interrupt-${(user_defined as { interruptId: string }).interruptId}`, item: { response_type: "user_defined", user_defined } });
+
+describe("interruptCards", () => {
+  it("shows one decision card per interrupt, in order, with the tool call it concerns, then passes the run's end on", () => {
+    const conversation = new Conversation({
+      messages: [{ id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "transfer", arguments: '{"amount":500}' } }] }],
+    });
+    const first = { id: "i1", reason: "approval", message: "Transfer 500?", toolCallId: "t1", responseSchema: { type: "object" }, expiresAt: "2026-12-01T00:00:00Z" };
+    const second = { id: "i2", reason: "confirm" };
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const finished = interrupted(first, second);
+      const source = cold("-f----|", { f: finished });
+      expectObservable(source.pipe(interruptCards(conversation))).toBe("-(abf)|", {
+        a: card({ kind: "interrupt", interruptId: "i1", reason: "approval", message: "Transfer 500?", toolCallId: "t1", action: "transfer", args: { amount: 500 }, responseSchema: { type: "object" }, expiresAt: "2026-12-01T00:00:00Z" }),
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "confirm" }),
+        f: finished,
+      });
+      expectSubscriptions(source.subscriptions).toBe("^-----!");
+    });
+    expect(conversation.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["i1", "i2"]);
+  });
+
+  it("adds later interrupts after unanswered ones and ignores a repeated id", () => {
+    const conversation = new Conversation();
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a---b----|", { a: interrupted({ id: "i1", reason: "x" }), b: interrupted({ id: "i1", reason: "again" }, { id: "i2", reason: "y" }) });
+      expectObservable(source.pipe(interruptCards(conversation), map((element) => ("kind" in element ? "c" : "f")))).toBe("-(cf)(ccf)|");
+    });
+    expect(conversation.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.interrupt.reason])).toEqual([["i1", "x"], ["i2", "y"]]);
+  });
+
+  it("leaves other run ends alone", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = { f: ev.runFinished() as PipelineElement, c: ev.runFinished({ outcome: { type: "cancelled" } }) as PipelineElement };
+      expectObservable(cold("-f-c-|", values).pipe(interruptCards(new Conversation()))).toBe("-f-c-|", values);
+    });
+  });
+
+  it("errors when a downstream callback throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const result = cold("-f-|", { f: interrupted({ id: "i1", reason: "x" }) }).pipe(
+        interruptCards(new Conversation()),
+        map(() => {
+          throw new Error("bad");
+        }),
+      );
+      expectObservable(result).toBe("-#", undefined, new Error("bad"));
+    });
+  });
+
+  itFollowsTheOperatorContract(() => interruptCards(new Conversation()), ev.custom("x") as BaseEvent as PipelineElement);
+});
+
