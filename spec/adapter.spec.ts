@@ -6,7 +6,7 @@ import { startAgentServer, type AgentScript, type AgentServer, type SseResponse 
 import { RecordingCarbon } from "../examples/support/recordingCarbon";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
 import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
-import { AgUiInterruptError, AgUiRunError } from "../src/errors";
+import { AgUiFrontendToolError, AgUiInterruptError, AgUiRunError } from "../src/errors";
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";
 import { ev } from "./support/builders";
@@ -408,4 +408,92 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
   });
 });
 
+describe("CarbonAgUiAdapter: frontend tools", () => {
+  /** A run that calls the `locate` tool and ends waiting for the browser to answer it. */
+  const callsLocate = (toolCallId: string) =>
+    of(
+      ev.runStarted(),
+      { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: "locate", parentMessageId: `a-${toolCallId}` } as BaseEvent,
+      ev.toolArgs(toolCallId, '{"precise":true}'),
+      ev.toolEnd(toolCallId),
+      ev.runFinished({ outcome: { type: "success", pendingToolCallIds: [toolCallId] } }),
+    );
+  const answers = (text: string) => of(ev.runStarted(), ev.textStart(`m-${text}`), ev.text(`m-${text}`, text), ev.textEnd(`m-${text}`), ev.runFinished());
+
+  function withRuns(handler: (args: unknown) => unknown, ...runs: ((input: RunAgentInput) => ObservableInput<BaseEvent>)[]) {
+    const inputs: RunAgentInput[] = [];
+    const adapter = new CarbonAgUiAdapter({
+      tools: [{ name: "locate", description: "The user's position", parameters: { type: "object" }, handler }],
+      maxFrontendToolRounds: 2,
+      run: (input) => {
+        inputs.push(input);
+        return runs[inputs.length - 1]!(input);
+      },
+    });
+    return { adapter, inputs, carbon: new RecordingCarbon() };
+  }
+
+  it("runs the handler with the parsed arguments, records its result, and runs the agent again on the same thread", async () => {
+    const seen: unknown[] = [];
+    const { adapter, inputs, carbon } = withRuns(
+      (args) => (seen.push(args), { lat: 59.9, lon: 10.7 }),
+      () => callsLocate("t1"),
+      () => answers("You are in Oslo."),
+    );
+    await adapter.sendMessage(request("Where am I?"), options(), carbon);
+    expect(seen).toEqual([{ precise: true }]);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[0]?.tools).toEqual([{ name: "locate", description: "The user's position", parameters: { type: "object" } }]);
+    expect(inputs[1]?.threadId).toBe(inputs[0]?.threadId);
+    expect(inputs[1]?.messages.slice(1)).toEqual([
+      { id: "a-t1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "locate", arguments: '{"precise":true}' } }] },
+      { id: expect.any(String), role: "tool", toolCallId: "t1", content: '{"lat":59.9,"lon":10.7}' },
+    ]);
+    // The first turn shows the call while the browser answers it; the follow-up shows it done, then the answer.
+    expect(carbon.transcript()).toBe(
+      ["Assistant:   How did I get this answer? locate (processing)", "Assistant: You are in Oslo.", "  How did I get this answer? locate (success)"].join("\n"),
+    );
+  });
+
+  it("records a handler that throws as a tool message with an error, shown as a failed step", async () => {
+    const { adapter, inputs, carbon } = withRuns(
+      () => {
+        throw new Error("permission denied");
+      },
+      () => callsLocate("t1"),
+      () => answers("I could not locate you."),
+    );
+    await adapter.sendMessage(request("Where am I?"), options(), carbon);
+    expect(inputs[1]?.messages.at(-1)).toEqual({ id: expect.any(String), role: "tool", toolCallId: "t1", content: "permission denied", error: "permission denied" });
+    expect(carbon.transcript()).toMatch(/I could not locate you\.\n  How did I get this answer\? locate \(failure\)$/);
+  });
+
+  it("stops with AgUiFrontendToolError after the configured number of follow-up runs", async () => {
+    const { adapter, inputs, carbon } = withRuns(() => "here", () => callsLocate("t1"), () => callsLocate("t2"), () => callsLocate("t3"));
+    await expect(adapter.sendMessage(request("Where am I?"), options(), carbon)).rejects.toBeInstanceOf(AgUiFrontendToolError);
+    expect(inputs).toHaveLength(3);
+    expect(carbon.waitingForFinal).toEqual([]);
+  });
+
+  it("starts no follow-up for pending calls of tools without a handler", async () => {
+    const inputs: RunAgentInput[] = [];
+    const adapter = new CarbonAgUiAdapter({ tools: [{ name: "locate", description: "Answered elsewhere" }], run: (input) => (inputs.push(input), callsLocate("t1")) });
+    await adapter.sendMessage(request("Where am I?"), options(), new RecordingCarbon());
+    expect(inputs).toHaveLength(1);
+  });
+
+  it("starts no follow-up once the person pressed stop", async () => {
+    const controller = new AbortController();
+    const { adapter, inputs, carbon } = withRuns(
+      () => {
+        controller.abort(CancellationReason.STOP_STREAMING);
+        return "here";
+      },
+      () => callsLocate("t1"),
+      () => answers("never"),
+    );
+    await adapter.sendMessage(request("Where am I?"), options(controller.signal), carbon);
+    expect(inputs).toHaveLength(1);
+  });
+});
 

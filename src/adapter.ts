@@ -1,4 +1,4 @@
-import type { Context, Message, ResumeEntry, RunAgentInput, Tool } from "@ag-ui/core";
+import { EventType, type BaseEvent, type Context, type Message, type ResumeEntry, type RunAgentInput, type RunFinishedOutcome, type Tool } from "@ag-ui/core";
 import {
   asyncScheduler,
   catchError,
@@ -8,6 +8,7 @@ import {
   filter,
   finalize,
   from,
+  mergeMap,
   share,
   skip,
   takeUntil,
@@ -17,7 +18,7 @@ import {
 } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
-import { AgUiInterruptError } from "./errors";
+import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
 import { randomId } from "./internal/ids";
@@ -31,8 +32,16 @@ export interface CarbonAgUiAdapterOptions
   > {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
-  /** AG-UI tool definitions sent with every run. */
-  tools?: Tool[];
+  /**
+   * AG-UI tool definitions sent with every run. A tool with a `handler` is a
+   * frontend tool: when a run ends waiting on it (`pendingToolCallIds`), the
+   * adapter runs the handler with the parsed arguments, records its result as
+   * a `tool` message (a throw becomes one with `error`), and runs the agent
+   * again on the same thread.
+   */
+  tools?: FrontendTool[];
+  /** How many follow-up runs frontend tools may start in one turn before it fails with `AgUiFrontendToolError`. Default 5. */
+  maxFrontendToolRounds?: number;
   /** AG-UI context entries sent with every run. */
   context?: Context[];
   /** Sent as `forwardedProps` with every run. Default `{}`. */
@@ -47,6 +56,20 @@ export interface CarbonAgUiAdapterOptions
   onStateChange?: (state: unknown) => void;
   /** Paces `state$` and `onStateChange`, and tells the time for interrupt expiry. Default: animation frames in a browser, else the async scheduler. */
   scheduler?: SchedulerLike;
+}
+
+/** An AG-UI tool, with a `handler` when the browser runs it. */
+export type FrontendTool = Tool & {
+  handler?: (args: unknown, call: { toolCallId: string; name: string }) => unknown;
+};
+
+/** How one turn's runs are started and watched. */
+interface TurnOptions {
+  requestId?: string;
+  /** Called on the run's first event. */
+  onFirstEvent?: () => void;
+  /** Events to show right after the run's RUN_STARTED (frontend tool calls already answered). */
+  prelude?: readonly BaseEvent[];
 }
 
 export interface RespondOptions {
@@ -137,7 +160,7 @@ export class CarbonAgUiAdapter {
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
-    return this.runTurn(this.startTurn(request), signal, instance, request.id);
+    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id });
   };
 
   /**
@@ -179,7 +202,7 @@ export class CarbonAgUiAdapter {
       if (!sawEvent && this.conversation.resetCount === resets) this.conversation.restorePendingInterrupts(answered);
       throw error;
     };
-    await this.runTurn(input, options.signal ?? new AbortController().signal, instance, undefined, () => (sawEvent = true)).catch(putBack);
+    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true) }).catch(putBack);
     if (!sawEvent) putBack(new AgUiInterruptError("The resume run ended before any event; the decision can be sent again"));
   }
 
@@ -199,13 +222,76 @@ export class CarbonAgUiAdapter {
     );
   }
 
-  /** Streams one run into Carbon; settles once Carbon has the final response, rejecting with the run's error. */
-  private runTurn(input: RunAgentInput, signal: AbortSignal, instance: CarbonChatInstance, requestId?: string, onFirstEvent?: () => void): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /**
+   * Streams a run into Carbon, then, while it ends waiting on frontend tools,
+   * answers them and streams the follow-up run, each its own Carbon turn.
+   */
+  private async converse(input: RunAgentInput, signal: AbortSignal, instance: CarbonChatInstance, options: TurnOptions): Promise<void> {
+    const { maxFrontendToolRounds = 5 } = this.options;
+    let outcome = await this.runTurn(input, signal, instance, options);
+    for (let round = 1; !signal.aborted; round++) {
+      const calls = this.frontendToolCalls(outcome);
+      if (calls.length === 0) return;
+      if (round > maxFrontendToolRounds) {
+        throw new AgUiFrontendToolError(`The agent asked for frontend tools more than ${maxFrontendToolRounds} times in one turn; stopped`);
+      }
+      const prelude = await Promise.all(calls.map((call) => this.answerToolCall(call)));
+      outcome = await this.runTurn(this.runInput([...this.conversation.messages], []), signal, instance, { prelude: prelude.flat() });
+    }
+  }
+
+  /** The pending tool calls of a finished run that a frontend tool handles, with their parsed arguments. */
+  private frontendToolCalls(outcome: RunFinishedOutcome | undefined) {
+    if (outcome?.type !== "success" || !outcome.pendingToolCallIds) return [];
+    const calls = [];
+    for (const toolCallId of outcome.pendingToolCallIds) {
+      const found = this.findToolCall(toolCallId);
+      const tool = found && this.options.tools?.find((candidate) => candidate.name === found.call.function.name && candidate.handler);
+      if (found && tool?.handler) calls.push({ ...found, handler: tool.handler });
+    }
+    return calls;
+  }
+
+  private findToolCall(toolCallId: string) {
+    const history = this.conversation.messages;
+    for (let index = history.length - 1; index >= 0; index--) {
+      const message = history[index]!;
+      const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
+      if (call) return { call, messageId: message.id };
+    }
+    return undefined;
+  }
+
+  /** Runs a frontend tool, records its result, and returns the events that show the call in the next turn. */
+  private async answerToolCall({ call, messageId, handler }: { call: NonNullable<ReturnType<CarbonAgUiAdapter["findToolCall"]>>["call"]; messageId: string; handler: NonNullable<FrontendTool["handler"]> }) {
+    const { id: toolCallId, function: fn } = call;
+    let content: string;
+    let error: string | undefined;
+    try {
+      const result = await handler(parseJson(fn.arguments), { toolCallId, name: fn.name });
+      content = typeof result === "string" ? result : JSON.stringify(result ?? null);
+    } catch (thrown) {
+      error = thrown instanceof Error ? thrown.message : String(thrown);
+      content = error;
+    }
+    const resultId = randomId();
+    this.conversation.upsertMessage({ id: resultId, role: "tool", toolCallId, content, ...(error !== undefined && { error }) });
+    return [
+      { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: fn.name, parentMessageId: messageId },
+      { type: EventType.TOOL_CALL_ARGS, toolCallId, delta: fn.arguments },
+      { type: EventType.TOOL_CALL_END, toolCallId },
+      { type: EventType.TOOL_CALL_RESULT, messageId: resultId, toolCallId, content, ...(error !== undefined && { error }) },
+    ] as BaseEvent[];
+  }
+
+  /** Streams one run into Carbon; settles once Carbon has the final response (with the run's outcome), rejecting with the run's error. */
+  private runTurn(input: RunAgentInput, signal: AbortSignal, instance: CarbonChatInstance, options: TurnOptions): Promise<RunFinishedOutcome | undefined> {
+    return new Promise<RunFinishedOutcome | undefined>((resolve, reject) => {
       const abort$ = abortReason(signal).pipe(share());
       const restart$ = abort$.pipe(filter(isRestart), tap(() => this.reset()));
       let failure: unknown;
-      const subscription = this.streamTurn(input, requestId, abort$.pipe(filter((reason) => !isRestart(reason))), onFirstEvent)
+      let outcome: RunFinishedOutcome | undefined;
+      const subscription = this.streamTurn(input, abort$.pipe(filter((reason) => !isRestart(reason))), options, (finished) => (outcome = finished ?? { type: "success" }))
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
           catchError((error: unknown) => {
@@ -216,11 +302,11 @@ export class CarbonAgUiAdapter {
           takeUntil(restart$),
         )
         .subscribe({
-          complete: () => (failure === undefined ? resolve() : reject(failure)),
+          complete: () => (failure === undefined ? resolve(outcome) : reject(failure)),
           error: reject,
         });
       // Settles the promise if the turn is dropped some other way, so Carbon's queue never waits on it.
-      subscription.add(() => resolve());
+      subscription.add(() => resolve(undefined));
     });
   }
 
@@ -243,7 +329,7 @@ export class CarbonAgUiAdapter {
       threadId: this.conversation.threadId,
       runId: randomId(),
       messages,
-      tools,
+      tools: tools.map(({ handler: _handler, ...tool }) => tool),
       context,
       state: this.conversation.state,
       forwardedProps,
@@ -251,14 +337,16 @@ export class CarbonAgUiAdapter {
     };
   }
 
-  private streamTurn(input: RunAgentInput, requestId: string | undefined, stop: Observable<unknown>, onFirstEvent?: () => void) {
+  private streamTurn(input: RunAgentInput, stop: Observable<unknown>, { requestId, onFirstEvent, prelude }: TurnOptions, onFinished: (outcome: RunFinishedOutcome | undefined) => void) {
     const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
       this.options;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
-      const events = from(run(input, { signal: runController.signal })).pipe(finalize(() => runController.abort()));
-      return onFirstEvent ? events.pipe(tap(onFirstEvent)) : events;
+      let events = from(run(input, { signal: runController.signal })).pipe(finalize(() => runController.abort()));
+      if (onFirstEvent) events = events.pipe(tap(onFirstEvent));
+      if (prelude?.length) events = events.pipe(mergeMap((event, index) => (index === 0 && event.type === EventType.RUN_STARTED ? [event, ...prelude] : [event])));
+      return events;
     }).pipe(
       agUiToCarbon({
         conversation: this.conversation,
@@ -272,11 +360,22 @@ export class CarbonAgUiAdapter {
         ...(onInvalidItem && { onInvalidItem }),
         ...(onToolCall && { onToolCall }),
         ...(onActivity && { onActivity }),
-        ...(onRunFinished && { onRunFinished }),
+        onRunFinished: (finished) => {
+          onFinished(finished.outcome);
+          onRunFinished?.(finished);
+        },
         ...(detectClarification && { detectClarification }),
         ...(onClarification && { onClarification }),
       }),
     );
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
   }
 }
 

@@ -129,8 +129,9 @@ export class Conversation {
 
   /**
    * Adds a message, or updates the one with the same id where it stands. An
-   * update of the same role keeps the fields it does not carry, so an
-   * assistant message's text and its tool calls can arrive in either order.
+   * update of the same role keeps the fields it does not carry and merges tool
+   * calls by id, so an assistant message's text and its tool calls can arrive
+   * in either order, and in several runs.
    */
   upsertMessage(message: Message): void {
     this.place(message);
@@ -254,7 +255,7 @@ export class Conversation {
       this.list.push(message);
     } else {
       const existing = this.list[position]!;
-      this.list[position] = existing.role === message.role ? ({ ...existing, ...message } as Message) : message;
+      this.list[position] = existing.role === message.role ? mergeMessages(existing, message) : message;
     }
     if (this.pendingEncryptedValues.size > 0) this.applyPendingEncryptedValues(this.list[this.positions.get(message.id)!]!);
   }
@@ -306,4 +307,17 @@ export class Conversation {
   private publishMessages(): void {
     this.messagesSubject.next(Object.freeze(this.list.slice()));
   }
+}
+
+/** A message updated by another of the same id and role: its fields win, tool calls are merged by id. */
+function mergeMessages(existing: Message, update: Message): Message {
+  const merged = { ...existing, ...update } as Message & { toolCalls?: ToolCall[] };
+  const before = (existing as { toolCalls?: ToolCall[] }).toolCalls;
+  const after = (update as { toolCalls?: ToolCall[] }).toolCalls;
+  if (before && after) {
+    const byId = new Map(before.map((call) => [call.id, call]));
+    for (const call of after) byId.set(call.id, { ...byId.get(call.id), ...call });
+    merged.toolCalls = [...byId.values()];
+  }
+  return merged;
 }

@@ -119,3 +119,8 @@ export class AgUiInterruptError extends CarbonAgUiError {
     super(message);
   }
 }
+
+/** The agent kept asking for frontend tools past `maxFrontendToolRounds` follow-up runs in one turn. */
+export class AgUiFrontendToolError extends CarbonAgUiError {
+  override readonly name = "AgUiFrontendToolError";
+}

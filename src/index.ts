@@ -18,7 +18,7 @@ export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 
-export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type RespondOptions } from "./adapter";
+export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
@@ -28,6 +28,7 @@ export type { ObservableRunAgent, RunAgent, RunAgentOptions } from "./runners/ru
 
 export {
   AgUiConnectionError,
+  AgUiFrontendToolError,
   AgUiHttpError,
   AgUiInvalidEventError,
   AgUiInterruptError,
