@@ -11,6 +11,7 @@ import {
   type CarbonStreamChunk,
   type CarbonTextItem,
 } from "../src/carbon";
+import type { DecisionCardsOptions } from "../src/renderers/decisionCards";
 import { createSseRunner } from "../src/runners/createSseRunner";
 
 /**
@@ -46,6 +47,7 @@ export type ResponseTypesAreCarbons = Assignable<CarbonResponseType, `${Carbon.M
 export type CarbonsResponseTypesAreOurs = Assignable<`${Carbon.MessageResponseTypes}`, CarbonResponseType>;
 export type StepStatusesMatch = Assignable<NonNullable<CarbonChainOfThoughtStep["status"]>, `${Carbon.ChainOfThoughtStepStatus}`>;
 export type OpenStatesMatch = Assignable<NonNullable<CarbonReasoningStep["open_state"]>, `${Carbon.ReasoningStepOpenState}`>;
+export type ChatInstanceRendersCards = Assignable<Carbon.ChatInstance, DecisionCardsOptions["instance"]>;
 export type ErrorStateMatches = Assignable<`${typeof MessageErrorState.FAILED_WHILE_STREAMING}`, `${Carbon.MessageErrorState.FAILED_WHILE_STREAMING}`>;
 export type RestartReasonMatches = Assignable<(typeof CancellationReason)["CONVERSATION_RESTARTED"], `${Carbon.CancellationReason.CONVERSATION_RESTARTED}`>;
 export type StopReasonMatches = Assignable<(typeof CancellationReason)["STOP_STREAMING"], `${Carbon.CancellationReason.STOP_STREAMING}`>;

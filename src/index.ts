@@ -21,6 +21,8 @@ export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
+export { renderDecisionCards, type CarbonEventBus, type DecisionCardsOptions } from "./renderers/decisionCards";
+
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent } from "./runners/fromAgent";
 export { fromObservable } from "./runners/fromObservable";

@@ -1,0 +1,169 @@
+import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
+import { JSDOM } from "jsdom";
+import { EMPTY, of, throwError, type ObservableInput } from "rxjs";
+import { RecordingCarbon } from "../../examples/support/recordingCarbon";
+import { CarbonAgUiAdapter } from "../../src/adapter";
+import type { CarbonItem } from "../../src/carbon";
+import { renderDecisionCards } from "../../src/renderers/decisionCards";
+import { ev } from "../support/builders";
+import { waitUntil } from "../support/runs";
+
+type Handler = { type: string; handler: (event: unknown) => unknown };
+
+/** The recording Carbon, plus the event bus the web component offers in onBeforeRender. */
+class CarbonWithBus extends RecordingCarbon {
+  handlers: Handler[] = [];
+  on(handlers: Handler[]) {
+    this.handlers.push(...handlers);
+  }
+  off(handlers: Handler[]) {
+    this.handlers = this.handlers.filter((handler) => !handlers.includes(handler));
+  }
+  fire(type: string, data?: object) {
+    for (const handler of this.handlers.filter((candidate) => candidate.type === type)) handler.handler({ type, data });
+  }
+  /** Asks for every user_defined item of the latest final response, as Carbon does when it renders them. */
+  renderUserDefined() {
+    const final = [...this.chunks].reverse().find((chunk) => "final_response" in chunk) as { final_response: { output: { generic: CarbonItem[] } } };
+    final.final_response.output.generic
+      .filter((item) => item.response_type === "user_defined")
+      .forEach((message, index) => this.fire("userDefinedResponse", { message, slot: `slot-${index}` }));
+  }
+}
+
+const callThenInterrupt = (interrupt: object) =>
+  of(
+    ev.runStarted(),
+    ev.toolStart("t1", "send_email"),
+    ev.toolArgs("t1", '{"to":"ada@example.com"}'),
+    ev.toolEnd("t1"),
+    ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", message: "Send this email?", toolCallId: "t1", ...interrupt }] } }),
+  );
+const answer = (text: string) => of(ev.runStarted(), ev.textStart("c1"), ev.text("c1", text), ev.textEnd("c1"), ev.runFinished());
+
+async function setUp(interrupt: object, ...resumes: (() => ObservableInput<BaseEvent>)[]) {
+  const document = new JSDOM("<!doctype html><div id=chat></div>").window.document;
+  const host = document.getElementById("chat") as HTMLElement;
+  const inputs: RunAgentInput[] = [];
+  const runs = [() => callThenInterrupt(interrupt), ...resumes];
+  const adapter = new CarbonAgUiAdapter({ run: (input) => (inputs.push(input), runs[inputs.length - 1]!()) });
+  const carbon = new CarbonWithBus();
+  const dispose = renderDecisionCards({ instance: carbon, host, adapter, now: () => Date.parse("2026-11-30T12:00:00Z") });
+  await adapter.sendMessage({ id: "u1", input: { text: "Email Ada" } }, { signal: new AbortController().signal }, carbon);
+  carbon.renderUserDefined();
+  const card = host.querySelector<HTMLElement>(".cagr-decision-card")!;
+  const buttonFor = (name: string) => card.querySelector<HTMLButtonElement>(`.cagr-card-${name}`)!;
+  const text = (selector: string) => card.querySelector(selector)?.textContent ?? "";
+  return { host, card, inputs, adapter, carbon, dispose, buttonFor, text };
+}
+
+const armed = (buttons: HTMLButtonElement[]) => buttons.map((button) => !button.disabled);
+
+describe("renderDecisionCards", () => {
+  it("slots a decision card where Carbon asks, showing the request and the tool call's arguments", async () => {
+    const { host, card, buttonFor } = await setUp({});
+    expect(card.slot).toBe("slot-0");
+    expect(card.dataset.interruptId).toBe("i1");
+    expect(card.querySelector(".cagr-card-message")?.textContent).toBe("Send this email?");
+    expect(card.querySelector(".cagr-card-action")?.textContent).toBe("Action: send_email");
+    expect(JSON.parse((card.querySelector("textarea") as HTMLTextAreaElement).value)).toEqual({ to: "ada@example.com" });
+    expect(armed([buttonFor("approve"), buttonFor("edit"), buttonFor("reject")])).toEqual([true, true, true]);
+    expect(host.querySelectorAll(".cagr-decision-card")).toHaveLength(1);
+  });
+
+  it("approves through respondToInterrupt, streams the continuation, and disables itself", async () => {
+    const { card, inputs, carbon, buttonFor, text } = await setUp({}, () => answer("Sent."));
+    buttonFor("approve").click();
+    expect(text(".cagr-card-status")).toBe("Sending…");
+    await waitUntil(() => text(".cagr-card-status") === "Approved");
+    expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "resolved", payload: { approved: true } }]);
+    expect(armed([...card.querySelectorAll("button")])).toEqual([false, false, false]);
+    expect(carbon.transcript()).toMatch(/Assistant: Sent\.$/);
+  });
+
+  it("sends edited arguments once they parse and fit the responseSchema, and says what is wrong until then", async () => {
+    const schema = { type: "object", required: ["to"], properties: { to: { type: "string" } } };
+    const { card, inputs, buttonFor, text } = await setUp({ responseSchema: schema }, () => answer("Sent to Bob."));
+    const editor = card.querySelector("textarea") as HTMLTextAreaElement;
+    editor.value = "{ not json";
+    buttonFor("edit").click();
+    expect(text(".cagr-card-problem")).toMatch(/^The arguments are not valid JSON/);
+    editor.value = '{"to": 42}';
+    buttonFor("edit").click();
+    expect(text(".cagr-card-problem")).toBe('The arguments do not fit: to: Instance type "number" is invalid. Expected "string".');
+    expect(inputs).toHaveLength(1);
+    editor.value = '{"to": "bob@example.com"}';
+    buttonFor("edit").click();
+    await waitUntil(() => text(".cagr-card-status") === "Approved with your changes");
+    expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "resolved", payload: { approved: true, args: { to: "bob@example.com" } } }]);
+  });
+
+  it("re-arms itself when the resume fails before any event, and can be answered again", async () => {
+    const { card, inputs, buttonFor, text } = await setUp({}, () => throwError(() => new Error("agent unreachable")), () => answer("Sent."));
+    buttonFor("approve").click();
+    await waitUntil(() => text(".cagr-card-status").includes("could not be completed"));
+    expect(text(".cagr-card-status")).toBe("Approved, but it could not be completed: agent unreachable You can answer again.");
+    expect(armed([...card.querySelectorAll("button")])).toEqual([true, true, true]);
+    buttonFor("approve").click();
+    await waitUntil(() => text(".cagr-card-status") === "Approved");
+    expect(inputs).toHaveLength(3);
+  });
+
+  it("stays disabled when the resume failed after the agent took the answer", async () => {
+    const { card, buttonFor, text } = await setUp({}, () => of(ev.runStarted(), ev.runError("graph crashed")));
+    buttonFor("reject").click();
+    await waitUntil(() => text(".cagr-card-status").includes("could not be completed"));
+    expect(text(".cagr-card-status")).toBe("Rejected, but it could not be completed: graph crashed");
+    expect(armed([...card.querySelectorAll("button")])).toEqual([false, false, false]);
+  });
+
+  it("offers only Reject once the interrupt has expired", async () => {
+    const { buttonFor, text, inputs } = await setUp({ expiresAt: "2026-11-30T11:00:00Z" }, () => EMPTY, () => answer("Cancelled."));
+    expect(armed([buttonFor("approve"), buttonFor("edit"), buttonFor("reject")])).toEqual([false, false, true]);
+    expect(text(".cagr-card-status")).toBe("This request has expired: it can only be rejected.");
+    expect(inputs).toHaveLength(1);
+  });
+
+  it("says an answer waits for the other open cards, and sends all answers together", async () => {
+    const document = new JSDOM("<!doctype html><div id=chat></div>").window.document;
+    const host = document.getElementById("chat") as HTMLElement;
+    const inputs: RunAgentInput[] = [];
+    const two = () => of(ev.runStarted(), ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "first" }, { id: "i2", reason: "second" }] } }));
+    const adapter = new CarbonAgUiAdapter({ run: (input) => (inputs.push(input), inputs.length === 1 ? two() : answer("Both done.")) });
+    const carbon = new CarbonWithBus();
+    renderDecisionCards({ instance: carbon, host, adapter });
+    await adapter.sendMessage({ input: { text: "Go" } }, { signal: new AbortController().signal }, carbon);
+    carbon.renderUserDefined();
+    const [first, second] = [...host.querySelectorAll<HTMLElement>(".cagr-decision-card")];
+    first!.querySelector<HTMLButtonElement>(".cagr-card-approve")!.click();
+    await waitUntil(() => first!.querySelector(".cagr-card-status")?.textContent === "Approved: sent once every open request is answered.");
+    expect(inputs).toHaveLength(1);
+    second!.querySelector<HTMLButtonElement>(".cagr-card-reject")!.click();
+    await waitUntil(() => inputs.length === 2 && second!.querySelector(".cagr-card-status")?.textContent === "Rejected");
+    expect(inputs[1]?.resume?.map((entry) => entry.status)).toEqual(["resolved", "cancelled"]);
+  });
+
+  it("renders a clarification card with the question", async () => {
+    const document = new JSDOM("<!doctype html><div id=chat></div>").window.document;
+    const host = document.getElementById("chat") as HTMLElement;
+    const carbon = new CarbonWithBus();
+    const adapter = new CarbonAgUiAdapter({
+      run: () => of(ev.runStarted(), { type: EventType.STATE_SNAPSHOT, snapshot: { ask: "Which account?" } } as BaseEvent, ev.runFinished()),
+      detectClarification: (state) => ({ question: (state as { ask: string }).ask }),
+    });
+    renderDecisionCards({ instance: carbon, host, adapter });
+    await adapter.sendMessage({ input: { text: "Pay the bill" } }, { signal: new AbortController().signal }, carbon);
+    carbon.renderUserDefined();
+    expect(host.querySelector(".cagr-clarification-card .cagr-card-message")?.textContent).toBe("Which account?");
+  });
+
+  it("renders each slot once, drops its cards when the conversation restarts, and lets go of everything when disposed", async () => {
+    const { host, carbon, dispose } = await setUp({});
+    carbon.renderUserDefined();
+    expect(host.querySelectorAll(".cagr-card")).toHaveLength(1);
+    carbon.fire("restartConversation");
+    expect(host.querySelectorAll(".cagr-card")).toHaveLength(0);
+    dispose();
+    expect(carbon.handlers).toEqual([]);
+  });
+});
