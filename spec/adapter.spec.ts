@@ -408,6 +408,21 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
   });
 });
 
+describe("CarbonAgUiAdapter: clarification predicate errors", () => {
+  it("fails the turn when detectClarification throws, after its final response", async () => {
+    const adapter = new CarbonAgUiAdapter({
+      run: () => of(ev.runStarted(), ev.textStart("m1"), ev.text("m1", "Done"), ev.textEnd("m1"), ev.runFinished()),
+      detectClarification: () => {
+        throw new Error("predicate bug");
+      },
+    });
+    const carbon = new RecordingCarbon();
+    await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toThrow("predicate bug");
+    expect(carbon.waitingForFinal).toEqual([]);
+    expect(carbon.chunks.at(-1)).toHaveProperty("final_response");
+  });
+});
+
 describe("CarbonAgUiAdapter: frontend tools", () => {
   /** A run that calls the `locate` tool and ends waiting for the browser to answer it. */
   const callsLocate = (toolCallId: string) =>
