@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import type { CarbonItem } from "../src/carbon";
-import { ev } from "../spec/support/builders";
+import { carbon, ev } from "../spec/support/builders";
 import type { MarbleScenario } from "./scenario";
 
 const card = (user_defined: object): CarbonItem => ({
@@ -28,16 +28,8 @@ export default {
   chunks: {
     marble: "--P---Q-(cf|)",
     values: {
-      P: {
-        partial_item: { response_type: "text", text: "", streaming_metadata: { id: "carbon-agui-rx:answer", cancellable: true } },
-        partial_response: { message_options: { chain_of_thought: [{ tool_name: "delete_files", status: "processing" }] } },
-        streaming_metadata: { response_id: "r1" },
-      },
-      Q: {
-        partial_item: { response_type: "text", text: "", streaming_metadata: { id: "carbon-agui-rx:answer", cancellable: true } },
-        partial_response: { message_options: { chain_of_thought: [{ tool_name: "delete_files", status: "processing", request: { args: { paths: ["a", "b", "c"] } } }] } },
-        streaming_metadata: { response_id: "r1" },
-      },
+      P: carbon.options("r1", { chain_of_thought: [{ tool_name: "delete_files", status: "processing" }] }),
+      Q: carbon.options("r1", { chain_of_thought: [{ tool_name: "delete_files", status: "processing", request: { args: { paths: ["a", "b", "c"] } } }] }),
       c: { complete_item: approve, streaming_metadata: { response_id: "r1" } },
       f: {
         final_response: {

@@ -4,11 +4,8 @@ import { OPTIONS_CARRIER_ID } from "../src/operators/toStreamChunks";
 import { carbon, ev } from "../spec/support/builders";
 import type { MarbleScenario } from "./scenario";
 
-const reasoning = (content?: string): CarbonStreamChunk => ({
-  partial_item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID, cancellable: true } },
-  partial_response: { message_options: { reasoning: { steps: [{ title: "Reasoning", ...(content !== undefined && { content }) }] } } },
-  streaming_metadata: { response_id: "r1" },
-});
+const reasoning = (content?: string): CarbonStreamChunk =>
+  carbon.options("r1", { reasoning: { steps: [{ title: "Reasoning", ...(content !== undefined && { content }) }] } });
 
 export default {
   name: "reasoning streams live into Carbon's reasoning panel, its encrypted value stays out of sight",

@@ -4,11 +4,7 @@ import { OPTIONS_CARRIER_ID } from "../src/operators/toStreamChunks";
 import { carbon, ev } from "../spec/support/builders";
 import type { MarbleScenario } from "./scenario";
 
-const steps = (step: CarbonChainOfThoughtStep): CarbonStreamChunk => ({
-  partial_item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID, cancellable: true } },
-  partial_response: { message_options: { chain_of_thought: [step] } },
-  streaming_metadata: { response_id: "r1" },
-});
+const steps = (step: CarbonChainOfThoughtStep): CarbonStreamChunk => carbon.options("r1", { chain_of_thought: [step] });
 const processing: CarbonChainOfThoughtStep = { tool_name: "lookup", status: "processing" };
 
 export default {

@@ -7,11 +7,7 @@ import type { MarbleScenario } from "./scenario";
 const searching: CarbonChainOfThoughtStep = { tool_name: "search", status: "processing" };
 const withArgs: CarbonChainOfThoughtStep = { ...searching, request: { args: { q: "rxjs" } } };
 const done: CarbonChainOfThoughtStep = { ...withArgs, response: { content: "3 hits" }, status: "success" };
-const steps = (step: CarbonChainOfThoughtStep): CarbonStreamChunk => ({
-  partial_item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID, cancellable: true } },
-  partial_response: { message_options: { chain_of_thought: [step] } },
-  streaming_metadata: { response_id: "r1" },
-});
+const steps = (step: CarbonChainOfThoughtStep): CarbonStreamChunk => carbon.options("r1", { chain_of_thought: [step] });
 
 export default {
   name: "a tool call shows as a live chain-of-thought step, and the answer streams into the item that carried it",

@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent, type Context, type Message, type ResumeEntry, type RunAgentInput, type RunFinishedOutcome, type Tool } from "@ag-ui/core";
+import { EventType, type BaseEvent, type Context, type Message, type ResumeEntry, type RunAgentInput, type RunFinishedOutcome, type Tool, type ToolCall } from "@ag-ui/core";
 import {
   asyncScheduler,
   catchError,
@@ -22,6 +22,7 @@ import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
 import { randomId } from "./internal/ids";
+import { parseToolArguments } from "./internal/toolArguments";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
 
@@ -245,30 +246,20 @@ export class CarbonAgUiAdapter {
     if (outcome?.type !== "success" || !outcome.pendingToolCallIds) return [];
     const calls = [];
     for (const toolCallId of outcome.pendingToolCallIds) {
-      const found = this.findToolCall(toolCallId);
+      const found = this.conversation.findToolCall(toolCallId);
       const tool = found && this.options.tools?.find((candidate) => candidate.name === found.call.function.name && candidate.handler);
       if (found && tool?.handler) calls.push({ ...found, handler: tool.handler });
     }
     return calls;
   }
 
-  private findToolCall(toolCallId: string) {
-    const history = this.conversation.messages;
-    for (let index = history.length - 1; index >= 0; index--) {
-      const message = history[index]!;
-      const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
-      if (call) return { call, messageId: message.id };
-    }
-    return undefined;
-  }
-
   /** Runs a frontend tool, records its result, and returns the events that show the call in the next turn. */
-  private async answerToolCall({ call, messageId, handler }: { call: NonNullable<ReturnType<CarbonAgUiAdapter["findToolCall"]>>["call"]; messageId: string; handler: NonNullable<FrontendTool["handler"]> }) {
+  private async answerToolCall({ call, messageId, handler }: { call: ToolCall; messageId: string; handler: NonNullable<FrontendTool["handler"]> }) {
     const { id: toolCallId, function: fn } = call;
     let content: string;
     let error: string | undefined;
     try {
-      const result = await handler(parseJson(fn.arguments), { toolCallId, name: fn.name });
+      const result = await handler(parseToolArguments(fn.arguments), { toolCallId, name: fn.name });
       content = typeof result === "string" ? result : JSON.stringify(result ?? null);
     } catch (thrown) {
       error = thrown instanceof Error ? thrown.message : String(thrown);
@@ -368,14 +359,6 @@ export class CarbonAgUiAdapter {
         ...(onClarification && { onClarification }),
       }),
     );
-  }
-}
-
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
   }
 }
 

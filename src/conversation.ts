@@ -217,6 +217,16 @@ export class Conversation {
     this.publishMessages();
   }
 
+  /** The latest tool call with this id in the history, with the id of the assistant message that made it. */
+  findToolCall(toolCallId: string): { call: ToolCall; messageId: string } | undefined {
+    for (let position = this.list.length - 1; position >= 0; position--) {
+      const message = this.list[position]!;
+      const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
+      if (call) return { call, messageId: message.id };
+    }
+    return undefined;
+  }
+
   /** Whether the history holds a message with this id. */
   hasMessage(id: string): boolean {
     return this.positions.has(id);

@@ -1,5 +1,5 @@
 import { map } from "rxjs";
-import { MessageErrorState } from "../../src/carbon";
+import { MessageErrorState, type CarbonChainOfThoughtStep } from "../../src/carbon";
 import { AgUiRunError } from "../../src/errors";
 import type { PipelineElement } from "../../src/instructions";
 import { OPTIONS_CARRIER_ID, toStreamChunks } from "../../src/operators/toStreamChunks";
@@ -114,11 +114,7 @@ describe("toStreamChunks", () => {
         c: instr.textComplete("m1", "Found it."),
         t: instr.finished(),
       }));
-      const carrierDelta = (chain: object[]) => ({
-        partial_item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID, cancellable: true } },
-        partial_response: { message_options: { chain_of_thought: chain } },
-        streaming_metadata: { response_id: R },
-      });
+      const carrierDelta = (chain: CarbonChainOfThoughtStep[]) => carbon.options(R, { chain_of_thought: chain });
       expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-O-A-P-C-(F|)", {
         O: carrierDelta(steps),
         A: carbon.partialText(R, OPTIONS_CARRIER_ID, "Found it"),
@@ -145,11 +141,7 @@ describe("toStreamChunks", () => {
       const source = cold("-a-o-|", elements({ a: instr.textDelta("m1", "Let me look"), o: { kind: "options", options: { chain_of_thought: steps } } }));
       expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-A-O-(F|)", {
         A: carbon.partialText(R, "m1", "Let me look"),
-        O: {
-          partial_item: { response_type: "text", text: "", streaming_metadata: { id: "m1", cancellable: true } },
-          partial_response: { message_options: { chain_of_thought: steps } },
-          streaming_metadata: { response_id: R },
-        },
+        O: carbon.options(R, { chain_of_thought: steps }, "m1"),
         F: { final_response: { id: R, output: { generic: [carbon.textItem("m1", "Let me look")] }, message_options: { chain_of_thought: steps } } },
       });
     });

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent, type Message } from "@ag-ui/core";
-import type { CarbonItem, CarbonStreamChunk } from "../../src/carbon";
+import type { CarbonItem, CarbonMessageOptions, CarbonStreamChunk } from "../../src/carbon";
+import { OPTIONS_CARRIER_ID } from "../../src/operators/toStreamChunks";
 import type { PipelineElement } from "../../src/instructions";
 
 /** Terse AG-UI events for specs and marble scenarios. */
@@ -45,6 +46,12 @@ export const carbon = {
     response_type: "text",
     text,
     streaming_metadata: { id: itemId, ...(stopped && { stream_stopped: true }) },
+  }),
+  /** Message options riding on an empty text delta of `itemId` (by default the carrier item). */
+  options: (responseId: string, message_options: CarbonMessageOptions, itemId: string = OPTIONS_CARRIER_ID): CarbonStreamChunk => ({
+    partial_item: { response_type: "text", text: "", streaming_metadata: { id: itemId, cancellable: true } },
+    partial_response: { message_options },
+    streaming_metadata: { response_id: responseId },
   }),
   final: (responseId: string, generic: CarbonItem[], extra: { errorState?: number; requestId?: string } = {}): CarbonStreamChunk => ({
     final_response: {

@@ -1,9 +1,10 @@
-import { EventType, type Interrupt, type Message } from "@ag-ui/core";
+import { EventType, type Interrupt } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { Conversation } from "../conversation";
 import type { InterruptDecisionData } from "../hitl";
 import { isEventOfType, type PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
+import { parseToolArguments } from "../internal/toolArguments";
 
 /**
  * A RUN_FINISHED whose outcome is an interrupt becomes one decision card per
@@ -27,7 +28,7 @@ export function interruptCards(conversation: Conversation): MonoTypeOperatorFunc
       if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
         const { interrupts } = element.outcome;
         for (const interrupt of interrupts) {
-          out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, conversation.messages) } });
+          out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, conversation) } });
         }
         conversation.addPendingInterrupts(interrupts);
       }
@@ -36,34 +37,17 @@ export function interruptCards(conversation: Conversation): MonoTypeOperatorFunc
   }));
 }
 
-function decisionData(interrupt: Interrupt, history: readonly Message[]): InterruptDecisionData {
+function decisionData(interrupt: Interrupt, conversation: Conversation): InterruptDecisionData {
   const { id, reason, message, toolCallId, responseSchema, expiresAt } = interrupt;
-  const call = toolCallId === undefined ? undefined : findToolCall(history, toolCallId);
+  const call = toolCallId === undefined ? undefined : conversation.findToolCall(toolCallId)?.call;
   return {
     kind: "interrupt",
     interruptId: id,
     reason,
     ...(message !== undefined && { message }),
     ...(toolCallId !== undefined && { toolCallId }),
-    ...(call && { action: call.function.name, args: parseArguments(call.function.arguments) }),
+    ...(call && { action: call.function.name, args: parseToolArguments(call.function.arguments) }),
     ...(responseSchema !== undefined && { responseSchema }),
     ...(expiresAt !== undefined && { expiresAt }),
   };
-}
-
-function findToolCall(history: readonly Message[], toolCallId: string) {
-  for (let index = history.length - 1; index >= 0; index--) {
-    const message = history[index]!;
-    const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
-    if (call) return call;
-  }
-  return undefined;
-}
-
-function parseArguments(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
 }

@@ -5,6 +5,7 @@ import { AgUiInvalidItemError } from "../errors";
 import { isEventOfType, type PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
 import { TextBuffer } from "../internal/textBuffer";
+import { parseToolArguments } from "../internal/toolArguments";
 import { carbonItemProblems } from "../itemAllowlist";
 import type { CarbonItemsOptions } from "./carbonItems";
 
@@ -91,7 +92,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           const call = calls.get(element.toolCallId);
           if (!call) return;
           const raw = call.arguments.toString();
-          const args = parseArguments(raw);
+          const args = parseToolArguments(raw);
           setStep(call.step, { ...chain[call.step], request: { args } });
           const toolCalls = [...(toolCallsByMessage.get(call.messageId) ?? []), { id: element.toolCallId, type: "function" as const, function: { name: call.name, arguments: raw } }];
           toolCallsByMessage.set(call.messageId, toolCalls);
@@ -115,14 +116,4 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       error: failUnfinished,
     };
   });
-}
-
-/** Tool arguments as JSON when they parse (`{}` when empty), else the raw string. */
-function parseArguments(raw: string): unknown {
-  if (raw.trim() === "") return {};
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
 }
