@@ -3,27 +3,33 @@ import { dts } from "rollup-plugin-dts";
 import { readFileSync } from "node:fs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
-// Dependencies and peers stay imports (subpaths too): the consumer's copy of rxjs is the one we use.
-const dependencies = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies });
-const external = (id) => dependencies.some((name) => id === name || id.startsWith(`${name}/`));
+// Dependencies, peers and Node built-ins stay imports (subpaths too): the consumer's copy of rxjs is the one we use.
+// The testing kit imports the main entry as "carbon-agui-rx", so the two bundles share one copy of it.
+const externals = [...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }), "carbon-agui-rx"];
+const external = (id) => id.startsWith("node:") || externals.some((name) => id === name || id.startsWith(`${name}/`));
 
-export default [
+const entries = [
+  { input: "src/index.ts", name: "index" },
+  { input: "src/testing/index.ts", name: "testing" },
+];
+
+export default entries.flatMap(({ input, name }) => [
   {
-    input: "src/index.ts",
+    input,
     external,
     plugins: [typescript({ tsconfig: "./tsconfig.build.json" })],
     output: [
-      { file: "dist/index.mjs", format: "es", sourcemap: true },
-      { file: "dist/index.cjs", format: "cjs", sourcemap: true },
+      { file: `dist/${name}.mjs`, format: "es", sourcemap: true },
+      { file: `dist/${name}.cjs`, format: "cjs", sourcemap: true },
     ],
   },
   {
-    input: "src/index.ts",
+    input,
     external,
     plugins: [dts({ tsconfig: "./tsconfig.build.json" })],
     output: [
-      { file: "dist/index.d.mts", format: "es" },
-      { file: "dist/index.d.cts", format: "es" },
+      { file: `dist/${name}.d.mts`, format: "es" },
+      { file: `dist/${name}.d.cts`, format: "es" },
     ],
   },
-];
+]);

@@ -6,8 +6,7 @@
  */
 import type { RunAgentInput } from "@ag-ui/core";
 import { CancellationReason, CarbonAgUiAdapter, createSseRunner } from "carbon-agui-rx";
-import { startAgentServer, type SseResponse } from "./support/agentServer";
-import { RecordingCarbon } from "./support/recordingCarbon";
+import { CarbonRecorder, startAgentServer, type SseResponse } from "carbon-agui-rx/testing";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -79,7 +78,7 @@ async function main() {
     run: createSseRunner({ url: server.url }),
     onStateChange: (state) => console.log(`(the agent's shared state is now ${JSON.stringify(state)})`),
   });
-  const carbon = new RecordingCarbon();
+  const carbon = new CarbonRecorder();
 
   const send = async (text: string, stopAfterChunks?: number) => {
     carbon.userSays(text);

@@ -1,5 +1,5 @@
 import { EventType } from "@ag-ui/core";
-import { carbon, ev } from "../spec/support/builders";
+import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 
 export default {

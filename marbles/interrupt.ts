@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import type { CarbonItem } from "../src/carbon";
-import { carbon, ev } from "../spec/support/builders";
+import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 
 const card = (user_defined: object): CarbonItem => ({

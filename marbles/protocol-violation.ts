@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import { AgUiProtocolError } from "../src/errors";
-import { carbon, ev } from "../spec/support/builders";
+import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 
 export default {

@@ -1,7 +1,7 @@
 import { EventType } from "@ag-ui/core";
 import { MessageErrorState } from "../src/carbon";
 import { AgUiRunError } from "../src/errors";
-import { carbon, ev } from "../spec/support/builders";
+import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 
 export default {

@@ -1,7 +1,7 @@
 import { EventType } from "@ag-ui/core";
 import type { CarbonChainOfThoughtStep, CarbonStreamChunk } from "../src/carbon";
 import { OPTIONS_CARRIER_ID } from "../src/operators/toStreamChunks";
-import { carbon, ev } from "../spec/support/builders";
+import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 
 const searching: CarbonChainOfThoughtStep = { tool_name: "search", status: "processing" };

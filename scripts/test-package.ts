@@ -6,7 +6,7 @@
  * pipes HttpAgent.run() straight into agUiToCarbon(); requires the CommonJS build.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -33,6 +33,13 @@ try {
 
   run("npm", ["install", "--no-audit", "--no-fund", "--silent", `./${tarball}`, "rxjs@7.8.2", "@ag-ui/client@1.0.0", "@types/node@20"]);
   if (existsSync(join(app, "node_modules/@carbon/ai-chat"))) throw new Error("@carbon/ai-chat must not be installed in the consumer app");
+  // The testing kit costs nothing to those who do not import it: the main bundles hold none of it.
+  for (const bundle of ["index.mjs", "index.cjs"]) {
+    const code = readFileSync(join(app, "node_modules/carbon-agui-rx/dist", bundle), "utf8");
+    for (const name of ["TestScheduler", "CarbonRecorder", "marbleTest", "scriptedAgent", "node:http"]) {
+      if (code.includes(name)) throw new Error(`dist/${bundle} contains ${name}, which belongs to carbon-agui-rx/testing`);
+    }
+  }
   if (!existsSync(join(app, "node_modules/@ag-ui/client/node_modules/rxjs"))) throw new Error("expected a second rxjs under @ag-ui/client before overrides");
 
   console.log("tsc + run: fromAgent with two copies of rxjs");

@@ -1,9 +1,10 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
-import type { RunAgentInput } from "@ag-ui/core";
+import type { Interrupt, RunAgentInput } from "@ag-ui/core";
 import { EMPTY, Observable, of, throwError, type ObservableInput } from "rxjs";
-import { startAgentServer, type AgentScript, type AgentServer, type SseResponse } from "../examples/support/agentServer";
-import { RecordingCarbon } from "../examples/support/recordingCarbon";
+import { type AgentScript, type AgentServer, type SseResponse } from "carbon-agui-rx/testing";
+import { startEncodedAgentServer } from "./support/agentServer";
+import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
 import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
 import { AgUiFrontendToolError, AgUiInterruptError, AgUiRunError } from "../src/errors";
@@ -23,20 +24,20 @@ const say = (sse: SseResponse, text: string, messageId = "a1") => {
 
 const request = (text: string, id = `u-${text}`) => ({ id, input: { text }, history: {} });
 const options = (signal = new AbortController().signal) => ({ signal, silent: false });
-const finals = (carbon: RecordingCarbon) => carbon.chunks.filter((chunk): chunk is Extract<CarbonStreamChunk, { final_response: unknown }> => "final_response" in chunk);
+const finals = (carbon: CarbonRecorder) => carbon.chunks.filter((chunk): chunk is Extract<CarbonStreamChunk, { final_response: unknown }> => "final_response" in chunk);
 
 describe("CarbonAgUiAdapter", () => {
   let server: AgentServer | undefined;
   afterEach(() => server?.close());
 
   async function adapterFor(script: AgentScript, extra: Partial<ConstructorParameters<typeof CarbonAgUiAdapter>[0]> = {}) {
-    server = await startAgentServer(script);
+    server = await startEncodedAgentServer(script);
     return new CarbonAgUiAdapter({ run: createSseRunner({ url: server.url }), ...extra });
   }
 
   it("streams an answer into Carbon, ending with the final response under the same response id", async () => {
     const adapter = await adapterFor((_input, sse) => say(sse, "Hello there"));
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     carbon.userSays("Hi");
     await adapter.sendMessage(request("Hi"), options(), carbon);
     expect(carbon.transcript()).toBe("You: Hi\nAssistant: Hello there");
@@ -66,7 +67,7 @@ describe("CarbonAgUiAdapter", () => {
       initialState: { plan: [] },
       forwardedProps: { model: "small" },
     });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("First"), options(), carbon);
     await adapter.sendMessage(request("Second"), options(), carbon);
     const [first, second] = server!.inputs;
@@ -99,7 +100,7 @@ describe("CarbonAgUiAdapter", () => {
       },
       { onStateChange: (state) => seen.push(state) },
     );
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("First"), options(), carbon);
     await adapter.sendMessage(request("Second"), options(), carbon);
     expect(server!.inputs.map((input) => input.state)).toEqual([{}, { steps: ["search"] }]);
@@ -123,7 +124,7 @@ describe("CarbonAgUiAdapter", () => {
       sse.send(ev.runFinished());
       sse.end();
     });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("Weather in Oslo?"), options(), carbon);
     await adapter.sendMessage(request("Thanks"), options(), carbon);
     expect(server!.inputs[1]?.messages).toEqual([
@@ -140,7 +141,7 @@ describe("CarbonAgUiAdapter", () => {
 
   it("starts no run for Carbon's welcome request", async () => {
     const adapter = await adapterFor((_input, sse) => say(sse, "unused"));
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await adapter.sendMessage({ input: { text: "" }, history: { is_welcome_request: true } }, options(), carbon);
     expect([server!.inputs.length, carbon.chunks.length, adapter.messages.length]).toEqual([0, 0, 0]);
   });
@@ -151,7 +152,7 @@ describe("CarbonAgUiAdapter", () => {
       sse.send(ev.textStart("a1"));
       sse.send(ev.text("a1", "A long story"));
     });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     const controller = new AbortController();
     const sent = adapter.sendMessage(request("Tell me a story"), options(controller.signal), carbon);
     await waitUntil(() => carbon.chunks.length === 1);
@@ -172,7 +173,7 @@ describe("CarbonAgUiAdapter", () => {
       sse.send(ev.runError("model overloaded", "overloaded"));
       sse.end();
     });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toEqual(new AgUiRunError("model overloaded", "overloaded"));
     expect(finals(carbon)[0]?.final_response.history?.error_state).toBe(MessageErrorState.FAILED_WHILE_STREAMING);
     expect(carbon.transcript()).toBe("Assistant: Partly\n  (This message was not completed. Please try again.)");
@@ -202,7 +203,7 @@ describe("CarbonAgUiAdapter", () => {
       sse.send(ev.textStart("a1"));
       sse.send(ev.text("a1", "Before restart"));
     });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     const controller = new AbortController();
     const threadBefore = adapter.threadId;
     const sent = adapter.sendMessage(request("Hi"), options(controller.signal), carbon);
@@ -218,7 +219,7 @@ describe("CarbonAgUiAdapter", () => {
   it("ends the turn with a final response when the runner throws before any event", async () => {
     const failure = new Error("no route to agent");
     const adapter = new CarbonAgUiAdapter({ run: () => throwError(() => failure) });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toBe(failure);
     expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic: [] } } }]);
   });
@@ -232,22 +233,22 @@ describe("CarbonAgUiAdapter", () => {
         subscriber.next({ type: EventType.RUN_FINISHED, threadId: "t", runId: "r" } as BaseEvent);
       });
     };
-    await createAgUiSendMessage({ run })(request("Hi"), options(), new RecordingCarbon());
+    await createAgUiSendMessage({ run })(request("Hi"), options(), new CarbonRecorder());
     expect(signals[0]?.aborted).toBe(true);
   });
 
   it("works with a real HttpAgent through fromAgent", async () => {
-    server = await startAgentServer((_input, sse) => say(sse, "From HttpAgent"));
+    server = await startEncodedAgentServer((_input, sse) => say(sse, "From HttpAgent"));
     const adapter = new CarbonAgUiAdapter({ run: fromAgent(new HttpAgent({ url: server.url })) });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("Hi"), options(), carbon);
     expect(carbon.transcript()).toBe("Assistant: From HttpAgent");
   });
 });
 
 describe("CarbonAgUiAdapter: human in the loop", () => {
-  const interrupt = (id: string, extra: object = {}) => ({ id, reason: "approval", ...extra });
-  const interrupts = (...list: object[]): ObservableInput<BaseEvent> => of(ev.runStarted(), ev.runFinished({ outcome: { type: "interrupt", interrupts: list } }));
+  const interrupt = (id: string, extra: Partial<Interrupt> = {}): Interrupt => ({ id, reason: "approval", ...extra });
+  const interrupts = (...list: Interrupt[]): ObservableInput<BaseEvent> => of(ev.runStarted(), ev.runFinished({ outcome: { type: "interrupt", interrupts: list } }));
   const answer = (text: string): ObservableInput<BaseEvent> => of(ev.runStarted(), ev.textStart(`c-${text}`), ev.text(`c-${text}`, text), ev.textEnd(`c-${text}`), ev.runFinished());
 
   /** An adapter whose runs are played from `runs`, one per run, recording each input. */
@@ -261,7 +262,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
         return next(input);
       },
     });
-    return { adapter, inputs, carbon: new RecordingCarbon() };
+    return { adapter, inputs, carbon: new CarbonRecorder() };
   }
 
   const pendingIds = (adapter: CarbonAgUiAdapter) => adapter.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.decision?.type]);
@@ -399,7 +400,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
       run: (input) => (inputs.push(input), inputs.length === 1 ? asking() : answer("Oslo it is.")),
       detectClarification: (state) => ((state as { phase?: string }).phase === "needs_detail" ? { question: (state as { ask: string }).ask } : false),
     });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("Weather?"), options(), carbon);
     expect(finals(carbon)[0]?.final_response.output.generic[0]?.user_defined).toEqual({ kind: "clarification", question: "Which city?", threadId: adapter.threadId });
     await adapter.sendMessage(request("Oslo"), options(), carbon);
@@ -416,7 +417,7 @@ describe("CarbonAgUiAdapter: clarification predicate errors", () => {
         throw new Error("predicate bug");
       },
     });
-    const carbon = new RecordingCarbon();
+    const carbon = new CarbonRecorder();
     await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toThrow("predicate bug");
     expect(carbon.waitingForFinal).toEqual([]);
     expect(carbon.chunks.at(-1)).toHaveProperty("final_response");
@@ -445,7 +446,7 @@ describe("CarbonAgUiAdapter: frontend tools", () => {
         return runs[inputs.length - 1]!(input);
       },
     });
-    return { adapter, inputs, carbon: new RecordingCarbon() };
+    return { adapter, inputs, carbon: new CarbonRecorder() };
   }
 
   it("runs the handler with the parsed arguments, records its result, and runs the agent again on the same thread", async () => {
@@ -493,7 +494,7 @@ describe("CarbonAgUiAdapter: frontend tools", () => {
   it("starts no follow-up for pending calls of tools without a handler", async () => {
     const inputs: RunAgentInput[] = [];
     const adapter = new CarbonAgUiAdapter({ tools: [{ name: "locate", description: "Answered elsewhere" }], run: (input) => (inputs.push(input), callsLocate("t1")) });
-    await adapter.sendMessage(request("Where am I?"), options(), new RecordingCarbon());
+    await adapter.sendMessage(request("Where am I?"), options(), new CarbonRecorder());
     expect(inputs).toHaveLength(1);
   });
 

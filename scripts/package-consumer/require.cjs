@@ -23,5 +23,11 @@ lastValueFrom(of(...events).pipe(agUiToCarbon({ responseId: "r1" }), toArray()))
   return lastValueFrom(of(...stateEvents).pipe(agUiToCarbon({ conversation }))).then(() => {
     assert.deepStrictEqual(conversation.state, { n: 2 });
     console.log("CommonJS shared state: ok");
+    const { CarbonRecorder, ev, marbleTest } = require("carbon-agui-rx/testing");
+    marbleTest(({ agent, expectCarbon }) => {
+      expectCarbon(agent("abc|", { a: ev.runStarted(), b: ev.textChunk({ messageId: "m1", delta: "Hi" }), c: ev.runFinished() })).toShow("Assistant: Hi");
+    });
+    assert.strictEqual(typeof CarbonRecorder, "function");
+    console.log("CommonJS carbon-agui-rx/testing: ok");
   });
 });

@@ -1,4 +1,4 @@
-import type { BaseEvent } from "@ag-ui/core";
+import type { BaseEvent, Interrupt } from "@ag-ui/core";
 import { map } from "rxjs";
 import { Conversation } from "../../src/conversation";
 import type { PipelineElement } from "../../src/instructions";
@@ -7,7 +7,7 @@ import { ev } from "../support/builders";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
-const interrupted = (...interrupts: object[]) => ev.runFinished({ outcome: { type: "interrupt", interrupts } }) as PipelineElement;
+const interrupted = (...interrupts: Interrupt[]) => ev.runFinished({ outcome: { type: "interrupt", interrupts } }) as PipelineElement;
 const card = (user_defined: object): PipelineElement => ({ kind: "item.complete", itemId: `interrupt-${(user_defined as { interruptId: string }).interruptId}`, item: { response_type: "user_defined", user_defined } });
 
 describe("interruptCards", () => {

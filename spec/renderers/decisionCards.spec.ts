@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { JSDOM } from "jsdom";
 import { EMPTY, of, throwError, type ObservableInput } from "rxjs";
-import { RecordingCarbon } from "../../examples/support/recordingCarbon";
+import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter } from "../../src/adapter";
 import type { CarbonItem } from "../../src/carbon";
 import { renderDecisionCards } from "../../src/renderers/decisionCards";
@@ -11,7 +11,7 @@ import { waitUntil } from "../support/runs";
 type Handler = { type: string; handler: (event: unknown) => unknown };
 
 /** The recording Carbon, plus the event bus the web component offers in onBeforeRender. */
-class CarbonWithBus extends RecordingCarbon {
+class CarbonWithBus extends CarbonRecorder {
   handlers: Handler[] = [];
   on(handlers: Handler[]) {
     this.handlers.push(...handlers);

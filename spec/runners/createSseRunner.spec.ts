@@ -1,5 +1,6 @@
 import { lastValueFrom } from "rxjs";
-import { startAgentServer, type AgentServer } from "../../examples/support/agentServer";
+import { type AgentServer } from "carbon-agui-rx/testing";
+import { startEncodedAgentServer } from "../support/agentServer";
 import { AgUiConnectionError, AgUiHttpError, SseFrameTooLargeError } from "../../src/errors";
 import { createSseRunner } from "../../src/runners/createSseRunner";
 import { ev } from "../support/builders";
@@ -13,7 +14,7 @@ describe("createSseRunner", () => {
   afterEach(() => server?.close());
 
   it("POSTs the run input and streams back the events @ag-ui/encoder wrote", async () => {
-    server = await startAgentServer((_input, sse) => {
+    server = await startEncodedAgentServer((_input, sse) => {
       for (const event of answer) sse.send(event);
       sse.end();
     });
@@ -25,7 +26,7 @@ describe("createSseRunner", () => {
   });
 
   it("parses CRLF framing, comments, keep-alives and ids, and frames split across writes", async () => {
-    server = await startAgentServer(async (_input, sse) => {
+    server = await startEncodedAgentServer(async (_input, sse) => {
       sse.raw(": ping - 2026-11-30 05:00:00\r\n\r\n");
       sse.raw(`id: 1\r\nevent: message\r\ndata: ${JSON.stringify(answer[0])}\r\n\r\n`);
       const frame = `data: ${JSON.stringify(answer[1])}\r\n\r\n`;
@@ -40,7 +41,7 @@ describe("createSseRunner", () => {
   });
 
   it("reports a data frame that is not a JSON object to onParseError and goes on", async () => {
-    server = await startAgentServer((_input, sse) => {
+    server = await startEncodedAgentServer((_input, sse) => {
       sse.send(answer[0]!);
       sse.raw("data: {not json\n\n");
       sse.raw("data: 42\n\n");
@@ -55,7 +56,7 @@ describe("createSseRunner", () => {
   });
 
   it("fails with SseFrameTooLargeError when one event outgrows the limit, and closes the connection", async () => {
-    server = await startAgentServer((_input, sse) => {
+    server = await startEncodedAgentServer((_input, sse) => {
       sse.send(answer[0]!);
       sse.raw(`data: "${"x".repeat(64 * 1024)}`);
     });
@@ -65,7 +66,7 @@ describe("createSseRunner", () => {
   });
 
   it("sends the headers of an object, or of a function called for each run", async () => {
-    server = await startAgentServer((_input, sse) => sse.end());
+    server = await startEncodedAgentServer((_input, sse) => sse.end());
     await collect(createSseRunner({ url: server.url, headers: { authorization: "Bearer fixed" } })(runInput(), { signal: signal() }));
     let issued = 0;
     const headers = async () => ({ authorization: `Bearer token-${++issued}` });
@@ -76,7 +77,7 @@ describe("createSseRunner", () => {
   });
 
   it("uses the fetch it is given", async () => {
-    server = await startAgentServer((_input, sse) => {
+    server = await startEncodedAgentServer((_input, sse) => {
       sse.send(answer[0]!);
       sse.end();
     });
@@ -90,7 +91,7 @@ describe("createSseRunner", () => {
   });
 
   it("closes the HTTP connection when unsubscribed mid-stream", async () => {
-    server = await startAgentServer((_input, sse) => {
+    server = await startEncodedAgentServer((_input, sse) => {
       sse.send(answer[0]!);
       sse.send(answer[1]!);
     });
@@ -100,7 +101,7 @@ describe("createSseRunner", () => {
   });
 
   it("closes the HTTP connection when the signal aborts", async () => {
-    server = await startAgentServer((_input, sse) => sse.send(answer[0]!));
+    server = await startEncodedAgentServer((_input, sse) => sse.send(answer[0]!));
     const controller = new AbortController();
     const run = lastValueFrom(createSseRunner({ url: server.url })(runInput(), { signal: controller.signal }));
     await waitUntil(() => server?.responses.length === 1);

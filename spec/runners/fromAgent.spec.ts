@@ -1,5 +1,6 @@
 import { HttpAgent } from "@ag-ui/client";
-import { startAgentServer, type AgentServer } from "../../examples/support/agentServer";
+import { type AgentServer } from "carbon-agui-rx/testing";
+import { startEncodedAgentServer } from "../support/agentServer";
 import { agUiToCarbon } from "../../src/operators/agUiToCarbon";
 import { fromAgent } from "../../src/runners/fromAgent";
 import { carbon, ev } from "../support/builders";
@@ -12,7 +13,7 @@ describe("fromAgent", () => {
   afterEach(() => server?.close());
 
   it("runs a real HttpAgent through agUiToCarbon", async () => {
-    server = await startAgentServer((_input, sse) => {
+    server = await startEncodedAgentServer((_input, sse) => {
       for (const event of answer) sse.send(event);
       sse.end();
     });
@@ -27,7 +28,7 @@ describe("fromAgent", () => {
   });
 
   it("starts the request on subscription, not when the run is created", async () => {
-    server = await startAgentServer((_input, sse) => sse.end());
+    server = await startEncodedAgentServer((_input, sse) => sse.end());
     const run = fromAgent(new HttpAgent({ url: server.url }))(runInput(), { signal: new AbortController().signal });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.inputs).toHaveLength(0);
@@ -36,7 +37,7 @@ describe("fromAgent", () => {
   });
 
   it("aborts the request when unsubscribed, and runs again on a fresh controller", async () => {
-    server = await startAgentServer((_input, sse) => sse.send(answer[0]!));
+    server = await startEncodedAgentServer((_input, sse) => sse.send(answer[0]!));
     const agent = new HttpAgent({ url: server.url });
     const run = fromAgent(agent);
     expect(types(await collectFirst(run(runInput(), { signal: new AbortController().signal }), 1))).toEqual(["RUN_STARTED"]);
@@ -46,7 +47,7 @@ describe("fromAgent", () => {
   });
 
   it("aborts the request when the signal aborts", async () => {
-    server = await startAgentServer((_input, sse) => sse.send(answer[0]!));
+    server = await startEncodedAgentServer((_input, sse) => sse.send(answer[0]!));
     const controller = new AbortController();
     const subscription = fromAgent(new HttpAgent({ url: server.url }))(runInput(), { signal: controller.signal }).subscribe({ error: () => undefined });
     await waitUntil(() => server?.responses.length === 1);

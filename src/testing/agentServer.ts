@@ -1,11 +1,11 @@
-import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import { EventEncoder } from "@ag-ui/encoder";
+import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createSseRunner, type ObservableRunAgent } from "carbon-agui-rx";
 
 /** One open SSE response, for a script to write to. */
 export interface SseResponse {
-  /** Writes one AG-UI event, encoded by `@ag-ui/encoder`. */
+  /** Writes one AG-UI event as an SSE frame. */
   send(event: BaseEvent): void;
   /** Writes raw SSE text as it is (comments, malformed frames, CRLF framing…). */
   raw(text: string): void;
@@ -28,12 +28,20 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
+export interface AgentServerOptions {
+  /** How an event becomes an SSE frame. Default: `data: <JSON>\n\n`, as `@ag-ui/encoder`'s `encodeSSE` writes it; pass that to test against it. */
+  encode?: (event: BaseEvent) => string;
+}
+
+const encodeSse = (event: BaseEvent) => `data: ${JSON.stringify(event)}\n\n`;
+
 /**
  * A real AG-UI endpoint on loopback: POST a `RunAgentInput`, get server-sent
- * events back. Used by the integration specs and the terminal demo.
+ * events back, written by `script`. Used by the integration specs and the
+ * terminal demo.
  */
-export async function startAgentServer(script: AgentScript): Promise<AgentServer> {
-  const encoder = new EventEncoder();
+export async function startAgentServer(script: AgentScript, options: AgentServerOptions = {}): Promise<AgentServer> {
+  const { encode = encodeSse } = options;
   const inputs: RunAgentInput[] = [];
   const responses: SseResponse[] = [];
 
@@ -41,9 +49,9 @@ export async function startAgentServer(script: AgentScript): Promise<AgentServer
     const body = await readBody(request);
     const input = JSON.parse(body) as RunAgentInput;
     inputs.push(input);
-    response.writeHead(200, { "content-type": encoder.getContentType(), "cache-control": "no-cache" });
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     response.flushHeaders();
-    const sse = openSse(request, response, encoder);
+    const sse = openSse(request, response, encode);
     responses.push(sse);
     try {
       await script(input, sse);
@@ -66,10 +74,10 @@ export async function startAgentServer(script: AgentScript): Promise<AgentServer
   };
 }
 
-function openSse(request: IncomingMessage, response: ServerResponse, encoder: EventEncoder): SseResponse {
+function openSse(request: IncomingMessage, response: ServerResponse, encode: (event: BaseEvent) => string): SseResponse {
   const closed = new Promise<void>((resolve) => response.once("close", () => resolve()));
   return {
-    send: (event) => void response.write(encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0])),
+    send: (event) => void response.write(encode(event)),
     raw: (text) => void response.write(text),
     end: () => response.end(),
     closed,
@@ -84,4 +92,28 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
     request.on("error", reject);
   });
+}
+
+/** What a scripted agent answers one run with: a list of events, or a script that writes them. */
+export type Scenario = readonly BaseEvent[] | AgentScript;
+
+export interface ScriptedAgent extends AgentServer {
+  /** A runner for the adapter (`createSseRunner` on this endpoint). */
+  readonly run: ObservableRunAgent;
+}
+
+/**
+ * A real AG-UI SSE endpoint on 127.0.0.1 that answers the n-th run with the
+ * n-th scenario; a run past the last gets a RUN_ERROR saying so.
+ */
+export async function scriptedAgent(scenarios: readonly Scenario[], options: AgentServerOptions = {}): Promise<ScriptedAgent> {
+  let served = 0;
+  const server = await startAgentServer(async (input, sse) => {
+    const scenario = scenarios[served++];
+    if (typeof scenario === "function") return scenario(input, sse);
+    const events = scenario ?? [{ type: EventType.RUN_ERROR, message: `The scripted agent has no scenario for run ${served}` }];
+    for (const event of events) sse.send(event);
+    sse.end();
+  }, options);
+  return { url: server.url, inputs: server.inputs, responses: server.responses, close: server.close, run: createSseRunner({ url: server.url }) };
 }

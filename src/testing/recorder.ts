@@ -11,13 +11,13 @@ interface RecordedMessage {
 type TranscriptLine = { from: "user"; text: string } | { from: "assistant"; message: RecordedMessage };
 
 /**
- * A stand-in for Carbon AI Chat's `ChatInstance` that records every chunk and
- * applies them the way Carbon 1.9.1 does: text deltas join, a complete item
+ * A stand-in for Carbon AI Chat's `ChatInstance` for tests: it records every
+ * chunk and applies them the way Carbon 1.9.1 does: text deltas join, a complete item
  * replaces its deltas, the final response replaces the whole message. It
  * throws where Carbon's reducer would (an item's first partial chunk without
  * `response_type`), and reports responses Carbon would still be waiting on.
  */
-export class RecordingCarbon implements CarbonChatInstance {
+export class CarbonRecorder implements CarbonChatInstance {
   readonly chunks: CarbonStreamChunk[] = [];
   private readonly lines: TranscriptLine[] = [];
   private readonly byResponse = new Map<string, RecordedMessage>();
@@ -86,6 +86,9 @@ function itemId(item: Partial<CarbonItem>): string {
 
 function renderItem(item: CarbonItem): string {
   if (item.response_type === "text" || item.response_type === "system") return String(item.text ?? "");
+  const card = item.user_defined as { kind?: string; message?: string; reason?: string; question?: string } | undefined;
+  if (card?.kind === "interrupt") return `[decision card: ${card.message ?? card.reason}]`;
+  if (card?.kind === "clarification") return `[clarification: ${card.question ?? "more details needed"}]`;
   const body = Array.isArray(item.body) ? (item.body as CarbonItem[]).map(renderItem).join(" ") : "";
   const buttons = Array.isArray(item.footer) ? (item.footer as CarbonItem[]).map((button) => `[${String(button.label)}]`).join(" ") : "";
   return `[${item.response_type}${body ? `: ${body}` : ""}${buttons ? ` ${buttons}` : ""}]`;

@@ -1,0 +1,20 @@
+import { lastValueFrom, toArray } from "rxjs";
+import { scriptedAgent } from "../../src/testing/agentServer";
+import { ev } from "../../src/testing/events";
+import { runInput } from "../support/runs";
+
+describe("testing kit: scriptedAgent", () => {
+  it("answers the n-th run with the n-th scenario over real SSE, then says it has none left", async () => {
+    const agent = await scriptedAgent([ev.run(ev.message("m1", "first")), (_input, sse) => (sse.send(ev.runStarted()), sse.send(ev.runFinished()), sse.end())]);
+    try {
+      const types = async () =>
+        (await lastValueFrom(agent.run(runInput(), { signal: new AbortController().signal }).pipe(toArray()))).map((event) => event.type);
+      expect(await types()).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+      expect(await types()).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
+      expect(await types()).toEqual(["RUN_ERROR"]);
+      expect(agent.inputs).toHaveLength(3);
+    } finally {
+      await agent.close();
+    }
+  });
+});
