@@ -46,6 +46,12 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
   const responses: SseResponse[] = [];
 
   const server = createServer(async (request, response) => {
+    // Pages under test are served from another loopback port.
+    response.setHeader("access-control-allow-origin", "*");
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, { "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type, accept, authorization" });
+      return response.end();
+    }
     const body = await readBody(request);
     const input = JSON.parse(body) as RunAgentInput;
     inputs.push(input);

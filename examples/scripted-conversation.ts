@@ -1,0 +1,91 @@
+/**
+ * The demos' agent: answers by keyword with streamed text, a stopped story, a
+ * failure, history recall, and a weather answer with reasoning, a tool call,
+ * shared state and a Carbon card. Served by the testing kit's agent server.
+ */
+import type { RunAgentInput } from "@ag-ui/core";
+import type { SseResponse } from "carbon-agui-rx/testing";
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Streams `text` word by word as one assistant message, then ends the run unless told to fail or hang. */
+async function streamAnswer(sse: SseResponse, input: RunAgentInput, text: string, ending: "finish" | "fail" | "hang" = "finish") {
+  const messageId = `answer-${input.runId}`;
+  sse.send({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as never);
+  sse.send({ type: "TEXT_MESSAGE_START", messageId, role: "assistant" } as never);
+  for (const word of text.split(/(?<= )/)) {
+    sse.send({ type: "TEXT_MESSAGE_CONTENT", messageId, delta: word } as never);
+    await pause(3);
+  }
+  if (ending === "hang") return;
+  if (ending === "fail") {
+    sse.send({ type: "RUN_ERROR", message: "The model is overloaded", code: "overloaded" } as never);
+  } else {
+    sse.send({ type: "TEXT_MESSAGE_END", messageId } as never);
+    sse.send({ type: "RUN_FINISHED", threadId: input.threadId, runId: input.runId } as never);
+  }
+  sse.end();
+}
+
+/** Reasons, calls a weather tool (a live chain-of-thought step), updates shared state, and answers with a Carbon card. */
+async function weatherAnswer(sse: SseResponse, input: RunAgentInput) {
+  const { threadId, runId } = input;
+  const send = (event: object) => sse.send(event as never);
+  send({ type: "RUN_STARTED", threadId, runId });
+  send({ type: "REASONING_MESSAGE_CHUNK", messageId: `think-${runId}`, delta: "The user wants today's weather in Oslo: " });
+  send({ type: "REASONING_MESSAGE_CHUNK", delta: "call the forecast tool." });
+  send({ type: "TOOL_CALL_START", toolCallId: `call-${runId}`, toolCallName: "get_forecast", parentMessageId: `tools-${runId}` });
+  send({ type: "TOOL_CALL_ARGS", toolCallId: `call-${runId}`, delta: '{"city":"Oslo"}' });
+  send({ type: "TOOL_CALL_END", toolCallId: `call-${runId}` });
+  await pause(20);
+  send({ type: "TOOL_CALL_RESULT", messageId: `result-${runId}`, toolCallId: `call-${runId}`, content: '{"celsius":4,"sky":"sleet"}' });
+  send({ type: "STATE_SNAPSHOT", snapshot: { lastCity: "Oslo", lookups: 1 } });
+  send({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/lookups", value: 2 }] });
+  send({
+    type: "CUSTOM",
+    name: "carbon.item",
+    value: {
+      response_type: "card",
+      body: [{ response_type: "text", text: "Oslo: 4 °C, sleet" }],
+      footer: [{ response_type: "button", button_type: "post_back", label: "Tomorrow?", value: { input: { text: "And tomorrow?" } } }],
+    },
+  });
+  send({ type: "RUN_FINISHED", threadId, runId });
+  sse.end();
+}
+
+/** Asks for approval before deleting files (an AG-UI interrupt), and continues once it is answered. */
+async function deleteFilesAnswer(sse: SseResponse, input: RunAgentInput) {
+  const { threadId, runId } = input;
+  const send = (event: object) => sse.send(event as never);
+  send({ type: "RUN_STARTED", threadId, runId });
+  send({ type: "TOOL_CALL_START", toolCallId: `delete-${runId}`, toolCallName: "delete_files", parentMessageId: `tools-${runId}` });
+  send({ type: "TOOL_CALL_ARGS", toolCallId: `delete-${runId}`, delta: '{"paths":["notes.txt","draft.md","old.log"]}' });
+  send({ type: "TOOL_CALL_END", toolCallId: `delete-${runId}` });
+  const interrupt = { id: `approve-${runId}`, reason: "tool_approval", message: "Delete these 3 files?", toolCallId: `delete-${runId}` };
+  send({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: [interrupt] } });
+  sse.end();
+}
+
+/** Answers by keyword, like the scripted agents in the tests. */
+export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
+  const decision = input.resume?.[0];
+  if (decision) {
+    const args = (decision.payload as { args?: { paths?: string[] } } | null)?.args;
+    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${args?.paths?.join(", ") ?? "notes.txt, draft.md, old.log"}.`;
+    return streamAnswer(sse, input, text);
+  }
+  const last = input.messages.at(-1);
+  const question = typeof last?.content === "string" ? last.content.toLowerCase() : "";
+  if (question.includes("delete")) return deleteFilesAnswer(sse, input);
+  if (question.includes("weather")) return weatherAnswer(sse, input);
+  if (question.includes("story")) {
+    return streamAnswer(sse, input, "Once upon a time, in a data centre far away, a very long answer began to stream and stream and stream ", "hang");
+  }
+  if (question.includes("fail")) return streamAnswer(sse, input, "Let me work that out. The first step is ", "fail");
+  if (question.includes("remember")) {
+    return streamAnswer(sse, input, `This thread (${input.threadId.slice(0, 8)}…) has ${input.messages.length} messages so far, and I received all of them.`);
+  }
+  return streamAnswer(sse, input, "I'm a **scripted AG-UI agent**. My answer streams as text deltas into Carbon AI Chat through carbon-agui-rx.");
+}
+

@@ -1,0 +1,63 @@
+/**
+ * Serves the browser demo on 127.0.0.1: the scripted AG-UI agent, and a page
+ * with Carbon AI Chat's web component that talks to it (or to AGUI_URL).
+ */
+import { startAgentServer } from "carbon-agui-rx/testing";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { scriptedAgent } from "../scripted-conversation";
+
+export interface WebDemo {
+  /** The page. */
+  readonly url: string;
+  /** The AG-UI endpoint the page talks to. */
+  readonly agentUrl: string;
+  close(): Promise<void>;
+}
+
+const page = (agentUrl: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>carbon-agui-rx demo</title>
+<style>
+  html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
+  .chat { display: block; height: 100vh; width: 100%; }
+  .cagr-card { display: grid; gap: 0.5rem; padding: 0.75rem; border: 1px solid #c6c6c6; margin: 0.25rem 0; }
+  .cagr-card textarea { font-family: monospace; min-height: 4rem; }
+</style>
+<script>window.AGUI_URL = ${JSON.stringify(agentUrl)};</script>
+</head>
+<body><script type="module" src="/page.js"></script></body>
+</html>`;
+
+export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<WebDemo> {
+  const agent = agentUrl ? undefined : await startAgentServer(scriptedAgent);
+  const endpoint = agentUrl ?? agent!.url;
+  const bundle = join(__dirname, "dist", "page.js");
+  const server = createServer(async (request, response) => {
+    if (request.url === "/page.js") {
+      response.writeHead(200, { "content-type": "text/javascript" });
+      return response.end(await readFile(bundle));
+    }
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(page(endpoint));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    agentUrl: endpoint,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await agent?.close();
+    },
+  };
+}
+
+if (require.main === module) {
+  void startWebDemo().then((demo) => console.log(`carbon-agui-rx demo: open ${demo.url}  (agent: ${demo.agentUrl}; Ctrl+C to stop)`));
+}

@@ -1,0 +1,40 @@
+import { chromium, type Browser, type Page } from "playwright-core";
+import { startWebDemo, type WebDemo } from "../../examples/web/serve";
+
+/** Chromium from Debian, never a downloaded browser; flags for a closed network. */
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+export interface ChatPage {
+  page: Page;
+  /** Types a message into Carbon's input and sends it. */
+  send(text: string): Promise<void>;
+}
+
+/** The demo server and one Chromium for a spec file; a fresh page per test. */
+export function useBrowserDemo(): { open(): Promise<ChatPage> } {
+  let demo: WebDemo;
+  let browser: Browser;
+  beforeAll(async () => {
+    demo = await startWebDemo();
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+  return {
+    async open() {
+      const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+      await page.goto(demo.url);
+      const input = page.getByRole("textbox").first();
+      await input.waitFor();
+      return {
+        page,
+        async send(text) {
+          await input.fill(text);
+          await input.press("Enter");
+        },
+      };
+    },
+  };
+}

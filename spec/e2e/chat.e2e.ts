@@ -1,0 +1,60 @@
+import { expect as expectPage } from "@jest/globals";
+import type { Page } from "playwright-core";
+import { useBrowserDemo } from "./browser";
+
+const demo = useBrowserDemo();
+
+/** The chat's messages, without Carbon's screen-reader announcements (which repeat their text). */
+const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
+
+describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () => {
+  it("streams an answer as markdown, then answers the next message (the queue is not stuck)", async () => {
+    const { page, send } = await demo.open();
+    await send("Hi there");
+    await messages(page).locator("strong", { hasText: "scripted AG-UI agent" }).waitFor();
+    await send("Do you remember what we said?");
+    await messages(page).getByText("has 3 messages so far").waitFor();
+    await page.close();
+  });
+
+  it("shows reasoning, the tool step in the chain of thought, and a native Carbon card", async () => {
+    const { page, send } = await demo.open();
+    await send("What's the weather in Oslo?");
+    await messages(page).getByText("Oslo: 4 °C, sleet").waitFor();
+    await page.getByRole("button", { name: "Tomorrow?" }).waitFor();
+    await messages(page).getByText("Show reasoning").waitFor();
+    await messages(page).getByText("How did I get this answer?").click();
+    await messages(page).getByText("get_forecast").first().waitFor();
+    await page.close();
+  });
+
+  it("approves an interrupt from its decision card, and the continuation streams in", async () => {
+    const { page, send } = await demo.open();
+    await send("Please delete my old files");
+    const approve = page.getByRole("button", { name: "Approve", exact: true });
+    await approve.click();
+    await messages(page).getByText("Done: deleted notes.txt").waitFor();
+    expectPage(await approve.isDisabled()).toBe(true);
+    // The card is ours, slotted into the chat element's light DOM.
+    expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved");
+    await page.close();
+  });
+
+  it("rejects an interrupt, and the agent says so", async () => {
+    const { page, send } = await demo.open();
+    await send("Please delete my old files");
+    await page.getByRole("button", { name: "Reject" }).click();
+    await messages(page).getByText("Okay, I left the files alone.").waitFor();
+    await page.close();
+  });
+
+  it("keeps the partial text of a RUN_ERROR, marks it not completed, and the next message works", async () => {
+    const { page, send } = await demo.open();
+    await send("Now try something that will fail");
+    await messages(page).getByText("Let me work that out.").waitFor();
+    await messages(page).getByText("This message was not completed").waitFor();
+    await send("Hi again");
+    await messages(page).getByText("scripted AG-UI agent").waitFor();
+    await page.close();
+  });
+});
