@@ -55,29 +55,46 @@ async function weatherAnswer(sse: SseResponse, input: RunAgentInput) {
 }
 
 /** Asks for approval before deleting files (an AG-UI interrupt), and continues once it is answered. */
-async function deleteFilesAnswer(sse: SseResponse, input: RunAgentInput) {
+async function deleteFilesAnswer(sse: SseResponse, input: RunAgentInput, flaky: boolean) {
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
   send({ type: "RUN_STARTED", threadId, runId });
   send({ type: "TOOL_CALL_START", toolCallId: `delete-${runId}`, toolCallName: "delete_files", parentMessageId: `tools-${runId}` });
   send({ type: "TOOL_CALL_ARGS", toolCallId: `delete-${runId}`, delta: '{"paths":["notes.txt","draft.md","old.log"]}' });
   send({ type: "TOOL_CALL_END", toolCallId: `delete-${runId}` });
-  const interrupt = { id: `approve-${runId}`, reason: "tool_approval", message: "Delete these 3 files?", toolCallId: `delete-${runId}` };
+  const interrupt = { id: `${flaky ? "flaky-" : ""}approve-${runId}`, reason: "tool_approval", message: "Delete these 3 files?", toolCallId: `delete-${runId}` };
   send({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: [interrupt] } });
+  sse.end();
+}
+
+/** Interrupts whose first resume this agent drops before any event (the "flaky" request), so the card re-arms. */
+const droppedOnce = new Set<string>();
+
+/** Ends the run asking for a detail through shared state, without an interrupt: a clarification. */
+function askForDate(sse: SseResponse, input: RunAgentInput) {
+  const { threadId, runId } = input;
+  sse.send({ type: "RUN_STARTED", threadId, runId } as never);
+  sse.send({ type: "STATE_SNAPSHOT", snapshot: { phase: "needs_detail", ask: "Which date should I book?" } } as never);
+  sse.send({ type: "RUN_FINISHED", threadId, runId } as never);
   sse.end();
 }
 
 /** Answers by keyword, like the scripted agents in the tests. */
 export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   const decision = input.resume?.[0];
+  if (decision && decision.interruptId.includes("flaky") && !droppedOnce.has(decision.interruptId)) {
+    droppedOnce.add(decision.interruptId);
+    return sse.end();
+  }
   if (decision) {
     const args = (decision.payload as { args?: { paths?: string[] } } | null)?.args;
-    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${args?.paths?.join(", ") ?? "notes.txt, draft.md, old.log"}.`;
+    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${args?.paths?.join(" and ") ?? "notes.txt, draft.md, old.log"}.`;
     return streamAnswer(sse, input, text);
   }
   const last = input.messages.at(-1);
   const question = typeof last?.content === "string" ? last.content.toLowerCase() : "";
-  if (question.includes("delete")) return deleteFilesAnswer(sse, input);
+  if (question.includes("delete")) return deleteFilesAnswer(sse, input, question.includes("flaky"));
+  if (question.includes("book")) return askForDate(sse, input);
   if (question.includes("weather")) return weatherAnswer(sse, input);
   if (question.includes("story")) {
     return streamAnswer(sse, input, "Once upon a time, in a data centre far away, a very long answer began to stream and stream and stream ", "hang");

@@ -24,7 +24,9 @@ const page = (agentUrl: string) => `<!doctype html>
 <title>carbon-agui-rx demo</title>
 <style>
   html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
-  .chat { display: block; height: 100vh; width: 100%; }
+  body { display: grid; grid-template-columns: 1fr 16rem; }
+  .chat { display: block; height: 100vh; width: 100%; order: 1; }
+  .state { order: 2; margin: 0; padding: 1rem; background: #f4f4f4; font-size: 0.8rem; overflow: auto; }
   .cagr-card { display: grid; gap: 0.5rem; padding: 0.75rem; border: 1px solid #c6c6c6; margin: 0.25rem 0; }
   .cagr-card textarea { font-family: monospace; min-height: 4rem; }
 </style>

@@ -57,4 +57,63 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await messages(page).getByText("scripted AG-UI agent").waitFor();
     await page.close();
   });
+
+  it("stops a long answer with Carbon's stop button, shows \"Response stopped\", and the next message works", async () => {
+    const { page, send } = await demo.open();
+    await send("Tell me a long story");
+    await messages(page).getByText("Once upon a time").waitFor();
+    await page.getByRole("button", { name: /stop/i }).click();
+    await messages(page).getByText("Response stopped").waitFor();
+    await send("Hi again");
+    await messages(page).getByText("scripted AG-UI agent").waitFor();
+    await page.close();
+  });
+
+  it("approves with edited arguments checked in the card", async () => {
+    const { page, send } = await demo.open();
+    await send("Please delete my old files");
+    const editor = page.locator(".cagr-decision-card textarea");
+    await editor.fill('{"paths": ["old.log"]}');
+    await page.getByRole("button", { name: "Approve with changes" }).click();
+    await messages(page).getByText("Done: deleted old.log.").waitFor();
+    await page.close();
+  });
+
+  it("re-arms the card when the resume fails before any event, and the second answer goes through", async () => {
+    const { page, send } = await demo.open();
+    await send("Please delete my flaky files");
+    const approve = page.getByRole("button", { name: "Approve", exact: true });
+    await approve.click();
+    await page.locator(".cagr-decision-card .cagr-card-status", { hasText: "You can answer again." }).waitFor();
+    expectPage(await approve.isEnabled()).toBe(true);
+    await approve.click();
+    await messages(page).getByText("Done: deleted notes.txt").waitFor();
+    await page.close();
+  });
+
+  it("shows a clarification card when the agent asks through its state", async () => {
+    const { page, send } = await demo.open();
+    await send("Book a table");
+    await page.locator(".cagr-clarification-card", { hasText: "Which date should I book?" }).waitFor();
+    await page.close();
+  });
+
+  it("shows the shared state in the side panel as it changes", async () => {
+    const { page, send } = await demo.open();
+    await send("What's the weather in Oslo?");
+    await page.locator(".state", { hasText: '"lookups": 2' }).waitFor();
+    await page.close();
+  });
+
+  it("starts a new thread when the conversation restarts", async () => {
+    const { page, send } = await demo.open();
+    await send("Hi there");
+    await messages(page).getByText("scripted AG-UI agent").waitFor();
+    const before = await page.evaluate("window.adapter.threadId");
+    await page.evaluate("window.chatInstance.messaging.restartConversation()");
+    await page.waitForFunction(`window.adapter.threadId !== ${JSON.stringify(before)} && window.adapter.messages.length === 0`);
+    await send("Do you remember what we said?");
+    await messages(page).getByText("has 1 messages so far").waitFor();
+    await page.close();
+  });
 });
