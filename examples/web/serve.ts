@@ -2,7 +2,8 @@
  * Serves the browser demo on 127.0.0.1: the scripted AG-UI agent, and a page
  * with Carbon AI Chat's web component that talks to it (or to AGUI_URL).
  */
-import { startAgentServer } from "carbon-agui-rx/testing";
+import { EventEncoder } from "@ag-ui/encoder";
+import { scriptedAgent as serveScriptedAgent } from "carbon-agui-rx/testing";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,7 +37,9 @@ const page = (agentUrl: string) => `<!doctype html>
 </html>`;
 
 export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<WebDemo> {
-  const agent = agentUrl ? undefined : await startAgentServer(scriptedAgent);
+  const encoder = new EventEncoder();
+  // The testing kit's scripted agent, speaking real SSE through the protocol's own encoder.
+  const agent = agentUrl ? undefined : await serveScriptedAgent(scriptedAgent, { encode: (event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]) });
   const endpoint = agentUrl ?? agent!.url;
   const bundle = join(__dirname, "dist", "page.js");
   const server = createServer(async (request, response) => {

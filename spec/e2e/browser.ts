@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startWebDemo, type WebDemo } from "../../examples/web/serve";
 
@@ -8,7 +10,11 @@ export interface ChatPage {
   page: Page;
   /** Types a message into Carbon's input and sends it. */
   send(text: string): Promise<void>;
+  /** Saves a screenshot of the page as .tmp/screenshots/<name>.png (git-ignored). */
+  snapshot(name: string): Promise<void>;
 }
+
+const SCREENSHOTS = join(__dirname, "../../.tmp/screenshots");
 
 /** The demo server and one Chromium for a spec file; a fresh page per test. */
 export function useBrowserDemo(): { open(): Promise<ChatPage> } {
@@ -24,7 +30,7 @@ export function useBrowserDemo(): { open(): Promise<ChatPage> } {
   });
   return {
     async open() {
-      const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+      const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
       await page.goto(demo.url);
       const input = page.getByRole("textbox").first();
       await input.waitFor();
@@ -33,6 +39,10 @@ export function useBrowserDemo(): { open(): Promise<ChatPage> } {
         async send(text) {
           await input.fill(text);
           await input.press("Enter");
+        },
+        async snapshot(name) {
+          mkdirSync(SCREENSHOTS, { recursive: true });
+          await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
         },
       };
     },

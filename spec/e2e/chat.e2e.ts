@@ -9,31 +9,38 @@ const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]
 
 describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () => {
   it("streams an answer as markdown, then answers the next message (the queue is not stuck)", async () => {
-    const { page, send } = await demo.open();
+    const { page, send, snapshot } = await demo.open();
     await send("Hi there");
     await messages(page).locator("strong", { hasText: "scripted AG-UI agent" }).waitFor();
+    await snapshot("streamed-answer");
     await send("Do you remember what we said?");
     await messages(page).getByText("has 3 messages so far").waitFor();
     await page.close();
   });
 
-  it("shows reasoning, the tool step in the chain of thought, and a native Carbon card", async () => {
-    const { page, send } = await demo.open();
+  it("shows reasoning, the tool step and its status in the chain of thought, and a native Carbon card", async () => {
+    const { page, send, snapshot } = await demo.open();
     await send("What's the weather in Oslo?");
     await messages(page).getByText("Oslo: 4 °C, sleet").waitFor();
     await page.getByRole("button", { name: "Tomorrow?" }).waitFor();
     await messages(page).getByText("Show reasoning").waitFor();
     await messages(page).getByText("How did I get this answer?").click();
-    await messages(page).getByText("get_forecast").first().waitFor();
+    await messages(page).getByText("1: get_forecast").waitFor();
+    // Carbon labels each step's status icon for assistive technology.
+    await messages(page).getByLabel("Succeeded").waitFor();
+    await snapshot("weather-chain-of-thought");
     await page.close();
   });
 
   it("approves an interrupt from its decision card, and the continuation streams in", async () => {
-    const { page, send } = await demo.open();
+    const { page, send, snapshot } = await demo.open();
     await send("Please delete my old files");
     const approve = page.getByRole("button", { name: "Approve", exact: true });
+    await approve.waitFor();
+    await snapshot("decision-card");
     await approve.click();
     await messages(page).getByText("Done: deleted notes.txt").waitFor();
+    await snapshot("decision-approved");
     expectPage(await approve.isDisabled()).toBe(true);
     // The card is ours, slotted into the chat element's light DOM.
     expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved");
@@ -49,21 +56,23 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
   });
 
   it("keeps the partial text of a RUN_ERROR, marks it not completed, and the next message works", async () => {
-    const { page, send } = await demo.open();
+    const { page, send, snapshot } = await demo.open();
     await send("Now try something that will fail");
     await messages(page).getByText("Let me work that out.").waitFor();
     await messages(page).getByText("This message was not completed").waitFor();
+    await snapshot("run-error");
     await send("Hi again");
     await messages(page).getByText("scripted AG-UI agent").waitFor();
     await page.close();
   });
 
   it("stops a long answer with Carbon's stop button, shows \"Response stopped\", and the next message works", async () => {
-    const { page, send } = await demo.open();
+    const { page, send, snapshot } = await demo.open();
     await send("Tell me a long story");
     await messages(page).getByText("Once upon a time").waitFor();
     await page.getByRole("button", { name: /stop/i }).click();
     await messages(page).getByText("Response stopped").waitFor();
+    await snapshot("stopped");
     await send("Hi again");
     await messages(page).getByText("scripted AG-UI agent").waitFor();
     await page.close();

@@ -110,12 +110,13 @@ export interface ScriptedAgent extends AgentServer {
 
 /**
  * A real AG-UI SSE endpoint on 127.0.0.1 that answers the n-th run with the
- * n-th scenario; a run past the last gets a RUN_ERROR saying so.
+ * n-th scenario (a run past the last gets a RUN_ERROR saying so), or every run
+ * with one script (an agent that answers by keyword, say).
  */
-export async function scriptedAgent(scenarios: readonly Scenario[], options: AgentServerOptions = {}): Promise<ScriptedAgent> {
+export async function scriptedAgent(scenarios: readonly Scenario[] | AgentScript, options: AgentServerOptions = {}): Promise<ScriptedAgent> {
   let served = 0;
   const server = await startAgentServer(async (input, sse) => {
-    const scenario = scenarios[served++];
+    const scenario = typeof scenarios === "function" ? scenarios : scenarios[served++];
     if (typeof scenario === "function") return scenario(input, sse);
     const events = scenario ?? [{ type: EventType.RUN_ERROR, message: `The scripted agent has no scenario for run ${served}` }];
     for (const event of events) sse.send(event);
