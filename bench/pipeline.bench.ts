@@ -20,7 +20,8 @@ const RUNS = 5;
 
 /** One run: `messages` answers of `deltasPerMessage` deltas of `deltaText(index)`; as explicit events or as *_CHUNK events. */
 function makeRun(messages: number, deltasPerMessage: number, deltaText: (index: number) => string, chunks = false): BaseEvent[] {
-  const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId: "t", runId: "r" }];
+  // The state the deltas change starts with a snapshot, as an agent sends it.
+  const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId: "t", runId: "r" }, { type: EventType.STATE_SNAPSHOT, snapshot: { progress: 0 } }];
   for (let message = 0; message < messages; message++) {
     const messageId = `msg-${message}`;
     if (!chunks) events.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });

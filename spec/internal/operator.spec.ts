@@ -102,6 +102,21 @@ describe("createOperator", () => {
       expect(unfused.notifications.length).toBeGreaterThan(1);
     });
 
+    it("hands a stage only the elements it reacts to; the rest go straight on, in order", () => {
+      const seen: string[] = [];
+      const picky = createOperator<{ type: string }, { type: string }>(
+        (out) => ({ next: (value) => (seen.push(value.type), out.next({ type: `${value.type}!` })) }),
+        ["B"],
+      );
+      const tag = createOperator<{ type: string }, { type: string }>((out) => ({ next: (value) => out.next({ type: `${value.type}.` }) }));
+      testScheduler().run(({ cold, expectObservable }) => {
+        const values = { a: { type: "A" }, b: { type: "B" }, c: { type: "C" } };
+        const result = pipeFused(cold("-a-b-c-|", values), [picky, tag] as OperatorFunction<unknown, unknown>[]);
+        expectObservable(result).toBe("-x-y-z-|", { x: { type: "A." }, y: { type: "B!." }, z: { type: "C." } });
+      });
+      expect(seen).toEqual(["B"]);
+    });
+
     it("runs other operators between fused runs as they are", () => {
       const log: string[] = [];
       testScheduler().run(({ cold, expectObservable }) => {

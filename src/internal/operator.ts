@@ -20,9 +20,19 @@ export interface Emitter<R> {
 export type HandlerSetup<T, R> = (out: Emitter<R>) => OperatorHandler<T>;
 
 const SETUP = Symbol("carbon-agui-rx.handlerSetup");
+const REACTS_TO = Symbol("carbon-agui-rx.reactsTo");
 
 /** An operator built by `createOperator`, which knows its handler so `pipeFused` can run several as one. */
-export type HandlerOperator<T, R> = OperatorFunction<T, R> & { readonly [SETUP]: HandlerSetup<T, R> };
+export type HandlerOperator<T, R> = OperatorFunction<T, R> & {
+  readonly [SETUP]: HandlerSetup<T, R>;
+  readonly [REACTS_TO]?: ReadonlySet<string>;
+};
+
+/** The key `reactsTo` matches: an event's `type`, or an instruction's `kind`. */
+const keyOf = (element: unknown) => {
+  const { type, kind } = element as { type?: string; kind?: string };
+  return type ?? kind;
+};
 
 /**
  * Builds an operator that may emit any number of values per input, with state
@@ -32,8 +42,13 @@ export type HandlerOperator<T, R> = OperatorFunction<T, R> & { readonly [SETUP]:
  * downstream subscriber, so the subscription chain stays linked: when the
  * consumer unsubscribes, a synchronous source sees `closed` at once, as with
  * any rxjs operator. It costs a `tap`, unlike a `mergeMap` over arrays.
+ *
+ * `reactsTo` lists the event types and instruction kinds the handler acts on;
+ * it must pass every other element on unchanged and untouched. `pipeFused`
+ * then hands those straight to the next stage: most stages care about a few
+ * of the many events of a run.
  */
-export function createOperator<T, R>(setup: HandlerSetup<T, R>): HandlerOperator<T, R> {
+export function createOperator<T, R>(setup: HandlerSetup<T, R>, reactsTo?: readonly string[]): HandlerOperator<T, R> {
   const operator = (source: Observable<T>) =>
     new Observable<R>((out) => {
       const handler = setup(out);
@@ -48,7 +63,7 @@ export function createOperator<T, R>(setup: HandlerSetup<T, R>): HandlerOperator
         )
         .subscribe(out);
     });
-  return Object.assign(operator, { [SETUP]: setup });
+  return Object.assign(operator, { [SETUP]: setup }, reactsTo && { [REACTS_TO]: new Set(reactsTo) });
 }
 
 /**
@@ -62,15 +77,14 @@ export function createOperator<T, R>(setup: HandlerSetup<T, R>): HandlerOperator
  */
 export function pipeFused(source: Observable<unknown>, operators: readonly OperatorFunction<unknown, unknown>[]): Observable<unknown> {
   let result = source;
-  let run: HandlerSetup<unknown, unknown>[] = [];
+  let run: HandlerOperator<unknown, unknown>[] = [];
   const flush = () => {
-    if (run.length > 0) result = result.pipe(run.length === 1 ? createOperator(run[0]!) : createOperator(fuse(run)));
+    if (run.length > 0) result = result.pipe(run.length === 1 ? run[0]! : createOperator(fuse(run)));
     run = [];
   };
   for (const operator of operators) {
-    const setup = (operator as Partial<HandlerOperator<unknown, unknown>>)[SETUP];
-    if (setup) {
-      run.push(setup);
+    if ((operator as Partial<HandlerOperator<unknown, unknown>>)[SETUP]) {
+      run.push(operator as HandlerOperator<unknown, unknown>);
     } else {
       flush();
       result = result.pipe(operator);
@@ -80,18 +94,27 @@ export function pipeFused(source: Observable<unknown>, operators: readonly Opera
   return result;
 }
 
-/** One handler that runs `setups` in a chain, each emitting into the next. */
-function fuse(setups: readonly HandlerSetup<unknown, unknown>[]): HandlerSetup<unknown, unknown> {
+/** One handler that runs `stages` in a chain, each emitting into the next. */
+function fuse(stages: readonly HandlerOperator<unknown, unknown>[]): HandlerSetup<unknown, unknown> {
+  const reactsTo = stages.map((stage) => stage[REACTS_TO]);
   return (out) => {
-    const handlers: OperatorHandler<unknown>[] = new Array(setups.length);
+    const handlers: OperatorHandler<unknown>[] = new Array(stages.length);
     // Delivery to stage `at`; stage `handlers.length` is the real output.
     const deliverNext = (at: number, value: unknown): void => {
       if (out.closed) return;
-      if (at === handlers.length) return out.next(value);
+      let stage = at;
+      let key: string | undefined;
+      for (; stage < handlers.length; stage++) {
+        const interest = reactsTo[stage];
+        if (interest === undefined) break;
+        key ??= keyOf(value);
+        if (key !== undefined && interest.has(key)) break;
+      }
+      if (stage === handlers.length) return out.next(value);
       try {
-        handlers[at]!.next(value);
+        handlers[stage]!.next(value);
       } catch (error) {
-        deliverError(at + 1, error);
+        deliverError(stage + 1, error);
       }
     };
     const deliverError = (at: number, error: unknown): void => {
@@ -114,8 +137,8 @@ function fuse(setups: readonly HandlerSetup<unknown, unknown>[]): HandlerSetup<u
       }
       if (!out.closed) out.complete();
     };
-    setups.forEach((setup, stage) => {
-      handlers[stage] = setup({
+    stages.forEach((operator, stage) => {
+      handlers[stage] = operator[SETUP]({
         next: (value) => deliverNext(stage + 1, value),
         error: (error) => deliverError(stage + 1, error),
         complete: () => deliverComplete(stage + 1),

@@ -40,5 +40,5 @@ export function activities(conversation: Conversation, options: ActivitiesOption
       if (warning) onWarning(warning);
       if (result.outcome.error === undefined) onActivity?.(result.activity);
     },
-  }));
+  }), [EventType.ACTIVITY_SNAPSHOT, EventType.ACTIVITY_DELTA]);
 }

@@ -50,5 +50,5 @@ export function carbonItems(options: CarbonItemsOptions = {}): MonoTypeOperatorF
         for (const item of element.value) emit(item);
       },
     };
-  });
+  }, [EventType.CUSTOM]);
 }

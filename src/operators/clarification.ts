@@ -44,5 +44,5 @@ export function clarification(conversation: Conversation, options: Clarification
       }
       out.next(element);
     },
-  }));
+  }), [EventType.RUN_FINISHED]);
 }

@@ -34,7 +34,7 @@ export function interruptCards(conversation: Conversation): MonoTypeOperatorFunc
       }
       out.next(element);
     },
-  }));
+  }), [EventType.RUN_FINISHED]);
 }
 
 function decisionData(interrupt: Interrupt, conversation: Conversation): InterruptDecisionData {

@@ -30,5 +30,5 @@ export function messagesSnapshot(conversation: Conversation): MonoTypeOperatorFu
         out.next({ kind: "item.complete", itemId: message.id, item: { response_type: "text", text: message.content as string } });
       }
     },
-  }));
+  }), [EventType.MESSAGES_SNAPSHOT]);
 }

@@ -67,5 +67,5 @@ export function reasoningSteps(): MonoTypeOperatorFunction<PipelineElement> {
       complete: keepCutMessages,
       error: keepCutMessages,
     };
-  });
+  }, [EventType.REASONING_START, EventType.REASONING_MESSAGE_START, EventType.REASONING_MESSAGE_CONTENT, EventType.REASONING_MESSAGE_END, EventType.REASONING_END, EventType.REASONING_ENCRYPTED_VALUE, EventType.RUN_ERROR, EventType.RUN_FINISHED, "turn.end"]);
 }

@@ -36,5 +36,5 @@ export function runOutcome(options: RunOutcomeOptions = {}): MonoTypeOperatorFun
           return out.next(element);
       }
     },
-  }));
+  }), [EventType.RUN_FINISHED, EventType.RUN_ERROR]);
 }

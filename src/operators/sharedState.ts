@@ -34,5 +34,5 @@ export function sharedState(conversation: Conversation, options: SharedStateOpti
       const warning = patchWarning(conversation.patchState(element.delta), "STATE_DELTA", "state", element.delta);
       if (warning) onWarning(warning);
     },
-  }));
+  }), [EventType.STATE_SNAPSHOT, EventType.STATE_DELTA]);
 }

@@ -94,7 +94,7 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
       complete: keepCutMessages,
       error: keepCutMessages,
     };
-  });
+  }, [EventType.TEXT_MESSAGE_START, EventType.TEXT_MESSAGE_CONTENT, EventType.TEXT_MESSAGE_END, EventType.RUN_ERROR, EventType.RUN_FINISHED, "turn.end"]);
 }
 
 function historyMessage(id: string, role: OpenMessage["role"], content: string, name: string | undefined): Message {

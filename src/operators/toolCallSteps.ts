@@ -115,5 +115,5 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       },
       error: failUnfinished,
     };
-  });
+  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.RUN_ERROR, "turn.end"]);
 }

@@ -22,5 +22,5 @@ export function trackHistory(conversation: Conversation): MonoTypeOperatorFuncti
       }
       out.next(element);
     },
-  }));
+  }), ["history.message", "history.encryptedValue"]);
 }
