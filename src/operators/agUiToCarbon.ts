@@ -39,8 +39,9 @@ export interface AgUiToCarbonOptions
   stop?: ObservableInput<unknown>;
   /**
    * Where the turn's messages and shared state are kept for the next run.
-   * Default: a new conversation for each subscription, which forgets them
-   * (and so cannot tell a MESSAGES_SNAPSHOT's earlier turns from new ones).
+   * Default: a new conversation for each subscription, with the state `{}`,
+   * which forgets them (and so cannot tell a MESSAGES_SNAPSHOT's earlier turns
+   * from new ones).
    */
   conversation?: Conversation;
   /** Sees every event after chunk expansion and sequence checks, before any mapping. A throw fails the turn. */
@@ -88,7 +89,8 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
   const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>
     pipeFused(source, stages(conversation) as OperatorFunction<unknown, unknown>[]) as Observable<CarbonStreamChunk>;
   const { conversation } = options;
-  return (source) => (conversation ? pipeStages(source, conversation) : defer(() => pipeStages(source, new Conversation())));
+  // Without a conversation, each subscription gets one starting from the empty state HttpAgent also starts from.
+  return (source) => (conversation ? pipeStages(source, conversation) : defer(() => pipeStages(source, new Conversation({ state: {} }))));
 }
 
 /** Shows each event to `onEvent`; instructions (such as a stop) pass unseen. */
