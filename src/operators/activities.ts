@@ -5,6 +5,7 @@ import { AgUiPatchError } from "../errors";
 import { isEventOfType, type PipelineElement } from "../instructions";
 import { patchWarning } from "../internal/jsonPatch";
 import { createOperator } from "../internal/operator";
+import { warnOnConsole } from "../internal/warnings";
 import type { SharedStateOptions } from "./sharedState";
 
 export interface ActivitiesOptions extends SharedStateOptions {
@@ -25,7 +26,7 @@ export interface ActivitiesOptions extends SharedStateOptions {
  * ```
  */
 export function activities(conversation: Conversation, options: ActivitiesOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onActivity, onWarning = (warning) => console.warn(`carbon-agui-rx: ${warning.message}`) } = options;
+  const { onActivity, onWarning = warnOnConsole } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => ({
     next(element) {
       if (isEventOfType(element, EventType.ACTIVITY_SNAPSHOT)) {

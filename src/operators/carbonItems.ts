@@ -3,6 +3,7 @@ import type { MonoTypeOperatorFunction } from "rxjs";
 import { AgUiInvalidItemError } from "../errors";
 import { isEventOfType, type PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
+import { warnSkippedItem } from "../internal/warnings";
 import { carbonItemProblems } from "../itemAllowlist";
 import type { CarbonItem } from "../carbon";
 
@@ -14,8 +15,6 @@ export interface CarbonItemsOptions {
 /** The CUSTOM event names this operator owns. */
 export const CARBON_ITEM_EVENT = "carbon.item";
 export const CARBON_ITEMS_EVENT = "carbon.items";
-
-const warn = (item: unknown, error: AgUiInvalidItemError) => console.warn(`carbon-agui-rx: skipped an item. ${error.message}`, item);
 
 /**
  * The generative-UI seam: a CUSTOM event named `carbon.item` (one item) or
@@ -32,7 +31,7 @@ const warn = (item: unknown, error: AgUiInvalidItemError) => console.warn(`carbo
  * ```
  */
 export function carbonItems(options: CarbonItemsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onInvalidItem = warn } = options;
+  const { onInvalidItem = warnSkippedItem } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     let unnamed = 0;
     const emit = (item: unknown) => {

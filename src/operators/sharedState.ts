@@ -5,13 +5,12 @@ import type { CarbonAgUiError } from "../errors";
 import { isEventOfType, type PipelineElement } from "../instructions";
 import { patchWarning } from "../internal/jsonPatch";
 import { createOperator } from "../internal/operator";
+import { warnOnConsole } from "../internal/warnings";
 
 export interface SharedStateOptions {
   /** Told about a STATE_DELTA that was rolled back or had operations skipped. Default: `console.warn`. A throw fails the turn. */
   onWarning?: (warning: CarbonAgUiError) => void;
 }
-
-const warn = (warning: CarbonAgUiError) => console.warn(`carbon-agui-rx: ${warning.message}`);
 
 /**
  * Keeps the conversation's shared state: STATE_SNAPSHOT replaces it (any
@@ -26,7 +25,7 @@ const warn = (warning: CarbonAgUiError) => console.warn(`carbon-agui-rx: ${warni
  * ```
  */
 export function sharedState(conversation: Conversation, options: SharedStateOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onWarning = warn } = options;
+  const { onWarning = warnOnConsole } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => ({
     next(element) {
       if (isEventOfType(element, EventType.STATE_SNAPSHOT)) return conversation.replaceState(element.snapshot);

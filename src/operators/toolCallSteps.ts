@@ -6,6 +6,7 @@ import { isEventOfType, type PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
 import { TextBuffer } from "../internal/textBuffer";
 import { parseToolArguments } from "../internal/toolArguments";
+import { warnSkippedItem } from "../internal/warnings";
 import { carbonItemProblems } from "../itemAllowlist";
 import type { CarbonItemsOptions } from "./carbonItems";
 
@@ -49,7 +50,7 @@ interface CallInProgress {
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onToolCall, onInvalidItem = (item, error) => console.warn(`carbon-agui-rx: skipped an item. ${error.message}`, item) } = options;
+  const { onToolCall, onInvalidItem = warnSkippedItem } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const calls = new Map<string, CallInProgress>();
     const toolCallsByMessage = new Map<string, ToolCall[]>();
