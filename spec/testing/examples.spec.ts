@@ -1,16 +1,11 @@
 // The examples of docs/testing.md, run as written (imports by the package's public names).
-import { map } from "rxjs";
-import { EventType } from "@ag-ui/core";
-import { CarbonAgUiAdapter, isEventOfType, type PipelineElement } from "carbon-agui-rx";
+import { CarbonAgUiAdapter } from "carbon-agui-rx";
 import { CarbonRecorder, carbon, ev, marbleTest, scriptedAgent } from "carbon-agui-rx/testing";
+import { redactEmails } from "../../examples/operators/redactEmails";
 
 describe("docs/testing.md", () => {
   it("1. tests a custom operator", () => {
-    // An operator of yours: it hides e-mail addresses in streamed text.
-    const redactEmails = map((element: PipelineElement) =>
-      isEventOfType(element, EventType.TEXT_MESSAGE_CONTENT) ? { ...element, delta: element.delta.replace(/\S+@\S+/g, "[email]") } : element,
-    );
-
+    // An operator of yours: it hides e-mail addresses in streamed text (examples/operators/redactEmails.ts).
     marbleTest(({ agent, expectCarbon }) => {
       const events = agent("a-b-c-d-e|", {
         a: ev.runStarted(),
@@ -19,7 +14,7 @@ describe("docs/testing.md", () => {
         d: ev.textEnd("m1"),
         e: ev.runFinished(),
       });
-      expectCarbon(events, { operators: [redactEmails] }).toBe("----p-C-(f|)", {
+      expectCarbon(events, { operators: [redactEmails()] }).toBe("----p-C-(f|)", {
         p: carbon.partialText("r1", "m1", "Write to [email]"),
         C: carbon.completeText("r1", "m1", "Write to [email]"),
         f: carbon.final("r1", [carbon.textItem("m1", "Write to [email]")]),
