@@ -16,13 +16,17 @@ export interface ChatPage {
 
 const SCREENSHOTS = join(__dirname, "../../.tmp/screenshots");
 
-/** The demo server and one Chromium for a spec file; a fresh page per test. */
+/** The demo server and one Chromium for a spec file; a fresh page per test, closed after it whatever happened. */
 export function useBrowserDemo(): { open(): Promise<ChatPage> } {
   let demo: WebDemo;
   let browser: Browser;
+  const pages: Page[] = [];
   beforeAll(async () => {
     demo = await startWebDemo();
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  });
+  afterEach(async () => {
+    await Promise.all(pages.splice(0).map((page) => page.close()));
   });
   afterAll(async () => {
     await browser?.close();
@@ -31,6 +35,7 @@ export function useBrowserDemo(): { open(): Promise<ChatPage> } {
   return {
     async open() {
       const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+      pages.push(page);
       await page.goto(demo.url);
       const input = page.getByRole("textbox").first();
       await input.waitFor();

@@ -15,7 +15,6 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await snapshot("streamed-answer");
     await send("Do you remember what we said?");
     await messages(page).getByText("has 3 messages so far").waitFor();
-    await page.close();
   });
 
   it("shows reasoning, the tool step and its status in the chain of thought, and a native Carbon card", async () => {
@@ -29,7 +28,6 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     // Carbon labels each step's status icon for assistive technology.
     await messages(page).getByLabel("Succeeded").waitFor();
     await snapshot("weather-chain-of-thought");
-    await page.close();
   });
 
   it("approves an interrupt from its decision card, and the continuation streams in", async () => {
@@ -44,7 +42,6 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     expectPage(await approve.isDisabled()).toBe(true);
     // The card is ours, slotted into the chat element's light DOM.
     expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved");
-    await page.close();
   });
 
   it("rejects an interrupt, and the agent says so", async () => {
@@ -52,7 +49,6 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await send("Please delete my old files");
     await page.getByRole("button", { name: "Reject" }).click();
     await messages(page).getByText("Okay, I left the files alone.").waitFor();
-    await page.close();
   });
 
   it("keeps the partial text of a RUN_ERROR, marks it not completed, and the next message works", async () => {
@@ -63,7 +59,6 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await snapshot("run-error");
     await send("Hi again");
     await messages(page).getByText("scripted AG-UI agent").waitFor();
-    await page.close();
   });
 
   it("stops a long answer with Carbon's stop button, shows \"Response stopped\", and the next message works", async () => {
@@ -75,7 +70,6 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await snapshot("stopped");
     await send("Hi again");
     await messages(page).getByText("scripted AG-UI agent").waitFor();
-    await page.close();
   });
 
   it("approves with edited arguments checked in the card", async () => {
@@ -85,7 +79,6 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await editor.fill('{"paths": ["old.log"]}');
     await page.getByRole("button", { name: "Approve with changes" }).click();
     await messages(page).getByText("Done: deleted old.log.").waitFor();
-    await page.close();
   });
 
   it("re-arms the card when the resume fails before any event, and the second answer goes through", async () => {
@@ -97,21 +90,18 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     expectPage(await approve.isEnabled()).toBe(true);
     await approve.click();
     await messages(page).getByText("Done: deleted notes.txt").waitFor();
-    await page.close();
   });
 
   it("shows a clarification card when the agent asks through its state", async () => {
     const { page, send } = await demo.open();
     await send("Book a table");
     await page.locator(".cagr-clarification-card", { hasText: "Which date should I book?" }).waitFor();
-    await page.close();
   });
 
   it("shows the shared state in the side panel as it changes", async () => {
     const { page, send } = await demo.open();
     await send("What's the weather in Oslo?");
     await page.locator(".state", { hasText: '"lookups": 2' }).waitFor();
-    await page.close();
   });
 
   it("starts a new thread when the conversation restarts", async () => {
@@ -123,6 +113,5 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await page.waitForFunction(`window.adapter.threadId !== ${JSON.stringify(before)} && window.adapter.messages.length === 0`);
     await send("Do you remember what we said?");
     await messages(page).getByText("has 1 messages so far").waitFor();
-    await page.close();
   });
 });
