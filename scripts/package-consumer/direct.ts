@@ -5,10 +5,10 @@ import { lastValueFrom, toArray } from "rxjs";
 import { input, startServer } from "./server.js";
 import { checkSharedState } from "./state.js";
 
-const { url, server } = await startServer("direct");
+const { url, close } = await startServer("direct");
 const agent = new HttpAgent({ url });
 const chunks: CarbonStreamChunk[] = await lastValueFrom(agent.run(input).pipe(agUiToCarbon(), toArray()));
-server.close();
+await close();
 const last = chunks.at(-1);
 if (!last || !("final_response" in last) || last.final_response.output.generic[0]?.text !== "direct") throw new Error("direct: wrong chunks");
 console.log("ESM (HttpAgent.run().pipe): ok");

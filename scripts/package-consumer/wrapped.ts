@@ -6,10 +6,10 @@ import { lastValueFrom, toArray } from "rxjs";
 import { input, startServer } from "./server.js";
 import { checkSharedState } from "./state.js";
 
-const { url, server } = await startServer("wrapped");
+const { url, close } = await startServer("wrapped");
 const run = fromAgent(new HttpAgent({ url }));
 const chunks: CarbonStreamChunk[] = await lastValueFrom(run(input, { signal: new AbortController().signal }).pipe(agUiToCarbon(), toArray()));
-server.close();
+await close();
 const last = chunks.at(-1);
 if (!last || !("final_response" in last) || last.final_response.output.generic[0]?.text !== "wrapped") throw new Error("wrapped: wrong chunks");
 console.log("ESM (fromAgent): ok");
