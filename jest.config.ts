@@ -7,7 +7,7 @@ const config: Config = {
   // Type-checking is `npm run typecheck`'s job; ts-jest only transpiles (tsconfig's isolatedModules).
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: { module: "commonjs", moduleResolution: "node10" } }] },
   // Examples import the package by its public name; tests run them against the source.
-  moduleNameMapper: { "^carbon-agui-rx$": "<rootDir>/src/index.ts", "^carbon-agui-rx/testing$": "<rootDir>/src/testing/index.ts" },
+  moduleNameMapper: { "^carbon-agui-rx$": "<rootDir>/src/index.ts", "^carbon-agui-rx/testing$": "<rootDir>/src/testing/index.ts", "^carbon-agui-rx/tool-client$": "<rootDir>/src/tool-client/index.ts" },
   testTimeout: 15_000,
 };
 

@@ -11,6 +11,7 @@ const external = (id) => id.startsWith("node:") || externals.some((name) => id =
 const entries = [
   { input: "src/index.ts", name: "index" },
   { input: "src/testing/index.ts", name: "testing" },
+  { input: "src/tool-client/index.ts", name: "tool-client" },
 ];
 
 export default entries.flatMap(({ input, name }) => [

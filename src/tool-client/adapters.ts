@@ -1,0 +1,77 @@
+import type { ToolClient } from "./client";
+import type { JsonSchema } from "./types";
+
+export interface AdapterOptions {
+  /** Only tools with any of these tags. */
+  tags?: string[];
+  /** The run every call belongs to (sent as `run_id`). */
+  runId?: string;
+  /** Sent as `thread_id`. */
+  threadId?: string;
+  /** Aborts listing the tools. */
+  signal?: AbortSignal;
+}
+
+/** What a tool call gives a framework: the result, or the approval it waits for. */
+export type ToolOutcome = unknown | { pending_approval: string };
+
+/** A tool for any agent framework. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** The arguments' JSON Schema. */
+  inputSchema: JsonSchema;
+  requiresApproval: boolean;
+  /** Invokes the tool: its result, or `{ pending_approval: approval_id }` while a reviewer decides. */
+  execute(args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolOutcome>;
+}
+
+/** What the Vercel AI SDK's `tool()` is given (`inputSchema` for AI SDK 5, `parameters` for 4). */
+export interface VercelToolSpec<TSchema> {
+  description: string;
+  inputSchema: TSchema;
+  parameters: TSchema;
+  execute(args: Record<string, unknown>, options?: { abortSignal?: AbortSignal }): Promise<ToolOutcome>;
+}
+
+export type VercelToolFactory<TTool, TSchema> = (spec: VercelToolSpec<TSchema>) => TTool;
+
+export async function toolDefinitions(client: ToolClient, options: AdapterOptions): Promise<ToolDefinition[]> {
+  const { tags, runId, threadId, signal } = options;
+  const tools = await client.listTools(signal ? { ...(tags && { tags }), signal } : { ...(tags && { tags }) });
+  return tools.map((descriptor) => ({
+    name: descriptor.name,
+    description: descriptor.description,
+    inputSchema: descriptor.input_schema,
+    requiresApproval: descriptor.requires_approval,
+    async execute(args, callOptions) {
+      const call = await client.invoke(descriptor.name, args, {
+        ...(runId !== undefined && { runId }),
+        ...(threadId !== undefined && { threadId }),
+        ...(callOptions?.signal && { signal: callOptions.signal }),
+      });
+      return call.status === "ok" ? call.result : { pending_approval: call.approval_id };
+    },
+  }));
+}
+
+export async function asVercelTools<TTool, TSchema>(
+  client: ToolClient,
+  tool: VercelToolFactory<TTool, TSchema>,
+  jsonSchema: (schema: JsonSchema) => TSchema,
+  options: AdapterOptions,
+): Promise<Record<string, TTool>> {
+  const definitions = await toolDefinitions(client, options);
+  return Object.fromEntries(
+    definitions.map((definition) => {
+      const schema = jsonSchema(definition.inputSchema);
+      const spec: VercelToolSpec<TSchema> = {
+        description: definition.description,
+        inputSchema: schema,
+        parameters: schema,
+        execute: (args, callOptions) => definition.execute(args, callOptions?.abortSignal ? { signal: callOptions.abortSignal } : {}),
+      };
+      return [definition.name, tool(spec)];
+    }),
+  );
+}

@@ -1,0 +1,202 @@
+import { asyncScheduler, defer, type Observable } from "rxjs";
+import { toolDefinitions, asVercelTools, type AdapterOptions, type ToolDefinition, type VercelToolFactory } from "./adapters";
+import { attempt$, DEFAULT_RETRY, retryPolicy, type JsonAnswer, type RequestSpec, type Transport } from "./http";
+import {
+  readPayload,
+  wire,
+  type ApprovalRequest,
+  type CallOptions,
+  type DecideOptions,
+  type DecideResult,
+  type Decision,
+  type InvokeOptions,
+  type InvokeResult,
+  type JsonSchema,
+  type LedgerSummary,
+  type ListToolsOptions,
+  type RetryOptions,
+  type ToolClientOptions,
+  type ToolDescriptor,
+} from "./types";
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_SIZE = 16 * 1024 * 1024;
+// Visible ASCII and spaces: anything else in a header value is refused by fetch, with the value in the message.
+const HEADER_SAFE = /^[\x20-\x7e]*$/;
+
+/**
+ * A client for the HTTP tool server (docs/tool-server-protocol.md): one
+ * method per route, typed RFC 9457 errors, retries that never run a tool
+ * twice, and the bearer token kept out of sight.
+ *
+ * ```ts
+ * const client = new ToolClient({ baseUrl: "https://tools.internal/api", token: () => auth.token() });
+ * const call = await client.invoke<{ sum: number }>("add", { a: 2, b: 3 }, { runId });
+ * ```
+ */
+export class ToolClient {
+  /** The server's base URL (it never carries credentials). */
+  readonly baseUrl: string;
+  readonly #token: ToolClientOptions["token"];
+  readonly #transport: Transport;
+  readonly #retry: Required<RetryOptions> | false;
+
+  constructor(options: ToolClientOptions) {
+    const url = checkedBaseUrl(options.baseUrl);
+    this.baseUrl = url.href;
+    if (typeof options.token === "string") checkToken(options.token);
+    this.#token = options.token;
+    this.#retry = options.retry === false ? false : { ...DEFAULT_RETRY, ...options.retry };
+    const token = this.#token;
+    this.#transport = {
+      base: url.href.replace(/\/+$/, ""),
+      token: async () => (typeof token === "function" ? checkToken(await token()) : token),
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxResponseSize: options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_SIZE,
+      scheduler: options.scheduler ?? asyncScheduler,
+    };
+    if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+      (options.onWarning ?? console.warn)(`carbon-agui-rx/tool-client: ${url.host} is reached over plain http://, so the bearer token travels unencrypted; use https:// outside localhost`);
+    }
+  }
+
+  /** The tools the server offers, those with any of `tags` when given; `shape` adds provider-ready declarations. */
+  async listTools(options: ListToolsOptions = {}): Promise<ToolDescriptor[]> {
+    const query = new URLSearchParams();
+    for (const tag of options.tags ?? []) query.append("tags", tag);
+    if (options.shape) query.set("shape", options.shape);
+    const answer = await this.#call({ method: "GET", path: "/tools", query, what: "listTools" }, options.signal);
+    return readPayload<{ tools: ToolDescriptor[] }>(wire.toolList, answer.body, "listTools").tools;
+  }
+
+  /**
+   * Runs a tool. Resolves with its result, or with `pending_approval` when a
+   * reviewer must decide first. Every attempt carries the same
+   * `Idempotency-Key`, so a retried call never runs the tool twice.
+   */
+  async invoke<T = unknown>(name: string, args: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult<T>> {
+    const what = `invoke ${name}`;
+    const body: Record<string, unknown> = { arguments: args };
+    if (options.runId !== undefined) body.run_id = options.runId;
+    if (options.threadId !== undefined) body.thread_id = options.threadId;
+    const spec: RequestSpec = { method: "POST", path: `/tools/${encodeURIComponent(name)}/invoke`, body, headers: { "idempotency-key": idempotencyKey(options.idempotencyKey) }, what };
+    const answer = await this.#call(spec, options.signal);
+    return readPayload<InvokeResult<T>>(wire.invoke, answer.body, what);
+  }
+
+  /** One approval request: what the tool would run with, and whether it was decided. */
+  async getApproval(approvalId: string, options: CallOptions = {}): Promise<ApprovalRequest> {
+    const what = `getApproval ${approvalId}`;
+    const answer = await this.#call({ method: "GET", path: `/approvals/${encodeURIComponent(approvalId)}`, what }, options.signal);
+    return readPayload<ApprovalRequest>(wire.approvalRequest, answer.body, what);
+  }
+
+  /**
+   * Approves (the tool runs, with `editedArguments` when given, and its
+   * result comes back) or denies (`{ status: "denied", reason }`). Only the
+   * run's owner or a principal with the `approvals:decide` scope may.
+   */
+  async decide<T = unknown>(approvalId: string, decision: Decision, options: DecideOptions = {}): Promise<DecideResult<T>> {
+    const what = `decide ${approvalId}`;
+    const body: Record<string, unknown> = { approved: decision.approved };
+    if (decision.editedArguments !== undefined) body.edited_arguments = decision.editedArguments;
+    if (decision.reason !== undefined) body.reason = decision.reason;
+    const spec: RequestSpec = {
+      method: "POST",
+      path: `/approvals/${encodeURIComponent(approvalId)}/decide`,
+      body,
+      headers: { "idempotency-key": idempotencyKey(options.idempotencyKey) },
+      what,
+    };
+    const answer = await this.#call(spec, options.signal);
+    return readPayload<DecideResult<T>>(wire.decide, answer.body, what);
+  }
+
+  /** The run's cost ledger, summed. */
+  async cost(runId: string, options: CallOptions = {}): Promise<LedgerSummary> {
+    const what = `cost ${runId}`;
+    const answer = await this.#call({ method: "GET", path: `/runs/${encodeURIComponent(runId)}/cost`, what }, options.signal);
+    return readPayload<LedgerSummary>(wire.ledgerSummary, answer.body, what);
+  }
+
+  /**
+   * The tools as framework-neutral definitions (Mastra's `createTool`,
+   * LangChain.js's `tool`, OpenAI Agents' `tool`): `execute` invokes the tool
+   * in `runId` and returns its result, or `{ pending_approval: id }`.
+   */
+  toolDefinitions(options: AdapterOptions = {}): Promise<ToolDefinition[]> {
+    return toolDefinitions(this, options);
+  }
+
+  /** The tools for the Vercel AI SDK: pass its `tool` and `jsonSchema` (`import { tool, jsonSchema } from "ai"`). */
+  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool, TSchema>, jsonSchema: (schema: JsonSchema) => TSchema, options: AdapterOptions = {}): Promise<Record<string, TTool>> {
+    return asVercelTools(this, tool, jsonSchema, options);
+  }
+
+  /** The token stays out of logs: this is what `console.log(client)` shows. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `ToolClient { baseUrl: '${this.baseUrl}' }`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl };
+  }
+
+  /** One call: its attempts as an Observable, retried by the policy, settled as a promise. */
+  #call(spec: RequestSpec, signal: AbortSignal | undefined): Promise<JsonAnswer> {
+    const attempts = defer(() => attempt$(this.#transport, spec)).pipe(retryPolicy<JsonAnswer>(spec.method, this.#retry, this.#transport.scheduler));
+    return settle(attempts, signal);
+  }
+}
+
+/** The Observable's one value as a promise; aborting `signal` unsubscribes (closing the connection) and rejects with its reason. */
+function settle<T>(source: Observable<T>, signal: AbortSignal | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      subscription.unsubscribe();
+      reject(signal?.reason);
+    };
+    const subscription = source.subscribe({
+      next: resolve,
+      error: (error: unknown) => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+      complete: () => signal?.removeEventListener("abort", onAbort),
+    });
+    if (!subscription.closed) signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function checkedBaseUrl(baseUrl: string | URL): URL {
+  const raw = String(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError("ToolClient: baseUrl is not an absolute URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("ToolClient: baseUrl must be an http:// or https:// URL");
+  // Not quoted: whatever is there may be a secret.
+  if (url.username || url.password) throw new TypeError("ToolClient: baseUrl must not carry credentials; pass them as `token`");
+  if (url.search || url.hash || raw.includes("?") || raw.includes("#")) throw new TypeError("ToolClient: baseUrl must not carry a query or a fragment");
+  return url;
+}
+
+function checkToken(token: unknown): string {
+  if (typeof token !== "string") throw new TypeError("ToolClient: the token must be a string");
+  if (!HEADER_SAFE.test(token)) throw new TypeError("ToolClient: the token contains a control or non-ASCII character, so it was not sent");
+  return token;
+}
+
+function idempotencyKey(given: string | undefined): string {
+  if (given === undefined) return crypto.randomUUID();
+  if (given.length === 0 || given.length > 255 || !/^[\x21-\x7e]+$/.test(given)) throw new TypeError("ToolClient: an idempotencyKey is 1 to 255 visible ASCII characters");
+  return given;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}

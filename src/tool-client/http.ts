@@ -1,0 +1,153 @@
+import { Observable, retry, throwError, timer, type MonoTypeOperatorFunction, type SchedulerLike } from "rxjs";
+import { errorFromResponse, parseJson, readBoundedText } from "./body";
+import { ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
+import type { RetryOptions } from "./types";
+
+export type HttpMethod = "GET" | "POST";
+
+/** Everything one request needs besides what it asks. */
+export interface Transport {
+  /** The base URL's href, without a trailing slash. */
+  base: string;
+  /** Resolves the bearer token for one attempt (undefined: no header). */
+  token(): Promise<string | undefined>;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxResponseSize: number;
+  scheduler: SchedulerLike;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** The route after the base URL, starting with "/", its segments already encoded. */
+  path: string;
+  query?: URLSearchParams;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Names the call in error messages ("invoke add"). */
+  what: string;
+}
+
+export interface JsonAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * One attempt, as a cold Observable: each subscription makes a fresh request
+ * (with a fresh token), bounded by `timeoutMs`; unsubscribing aborts it.
+ */
+export function attempt$(transport: Transport, spec: RequestSpec): Observable<JsonAnswer> {
+  return new Observable<JsonAnswer>((subscriber) => {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timeout = transport.scheduler.schedule(() => {
+      timedOut = true;
+      controller.abort();
+    }, transport.timeoutMs);
+    const query = spec.query?.toString();
+    const url = `${transport.base}${spec.path}${query ? `?${query}` : ""}`;
+
+    const send = async (): Promise<JsonAnswer> => {
+      const token = await transport.token();
+      const headers: Record<string, string> = { accept: "application/json", ...spec.headers };
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      if (spec.body !== undefined) headers["content-type"] = "application/json";
+      let response: Response;
+      try {
+        response = await transport.fetch(url, {
+          method: spec.method,
+          headers,
+          body: spec.body === undefined ? null : JSON.stringify(spec.body),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        throw transportError(error, timedOut, spec, transport.timeoutMs, reachedServer(error));
+      }
+      let text: string;
+      try {
+        text = await readBoundedText(response, transport.maxResponseSize);
+      } catch (error) {
+        throw error instanceof ToolProtocolError ? error : transportError(error, timedOut, spec, transport.timeoutMs, true);
+      }
+      if (!response.ok) throw errorFromResponse(response, text, transport.scheduler.now());
+      return { status: response.status, body: parseJson(text, spec.what) };
+    };
+
+    send().then(
+      (answer) => {
+        subscriber.next(answer);
+        subscriber.complete();
+      },
+      (error: unknown) => subscriber.error(error),
+    );
+    return () => {
+      timeout.unsubscribe();
+      controller.abort();
+    };
+  });
+}
+
+function transportError(error: unknown, timedOut: boolean, spec: RequestSpec, timeoutMs: number, reached: boolean): ToolTransportError {
+  return timedOut
+    ? new ToolTransportError(`${spec.what}: no answer within ${timeoutMs} ms`, "timeout", true, { cause: error })
+    : new ToolTransportError(`${spec.what}: the request failed on the network`, "network", reached, { cause: error });
+}
+
+// Error codes (Node, undici) that mean no connection was ever made, so the server saw nothing.
+const NEVER_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/**
+ * False only when the error proves the connection was never made. A browser's
+ * "Failed to fetch" says nothing, so it counts as reached: a POST is then not retried.
+ */
+export function reachedServer(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const neverConnected = (candidate: unknown): boolean => {
+    if (typeof candidate !== "object" || candidate === null || seen.has(candidate)) return false;
+    seen.add(candidate);
+    const { code, errors, cause } = candidate as { code?: unknown; errors?: unknown; cause?: unknown };
+    if (typeof code === "string" && NEVER_CONNECTED.has(code)) return true;
+    // Happy eyeballs: every address was refused.
+    if (Array.isArray(errors) && errors.length > 0 && errors.every(neverConnected)) return true;
+    return neverConnected(cause);
+  };
+  return !neverConnected(error);
+}
+
+export const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+const GET_RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
+const POST_RETRY_STATUSES = new Set([429, 503]);
+
+/**
+ * How long to wait before retrying after `error`, or undefined to give up.
+ * GETs retry network errors, timeouts and 408/429/502/503/504. A POST may
+ * have run the tool, so it retries only a connection that was never made,
+ * and a 429 or 503 that says when (`Retry-After`). A `Retry-After` longer
+ * than `maxDelayMs` is not waited for: the error goes to the caller.
+ */
+export function retryDelay(method: HttpMethod, error: unknown, retryCount: number, policy: Required<RetryOptions>, random: () => number): number | undefined {
+  const backoff = () => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retryCount - 1)) * (1 - 0.25 * random());
+  if (error instanceof ToolTransportError) return method === "GET" || !error.reachedServer ? backoff() : undefined;
+  if (!(error instanceof ToolServerError)) return undefined;
+  const { status, retryAfterMs } = error;
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return undefined;
+  if (method === "GET") return GET_RETRY_STATUSES.has(status) ? (retryAfterMs ?? backoff()) : undefined;
+  return POST_RETRY_STATUSES.has(status) ? retryAfterMs : undefined;
+}
+
+/**
+ * The retry policy as an operator: resubscribes (a new attempt) after the
+ * delay `retryDelay` gives, on `scheduler`; `false` never retries.
+ */
+export function retryPolicy<T>(method: HttpMethod, policy: Required<RetryOptions> | false, scheduler: SchedulerLike, random: () => number = Math.random): MonoTypeOperatorFunction<T> {
+  if (policy === false) return (source) => source;
+  return retry({
+    count: policy.maxRetries,
+    delay: (error: unknown, retryCount) => {
+      const delay = retryDelay(method, error, retryCount, policy, random);
+      return delay === undefined ? throwError(() => error) : timer(delay, scheduler);
+    },
+  });
+}
