@@ -1,7 +1,7 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import { createParser } from "eventsource-parser";
 import { Observable } from "rxjs";
 import { AgUiConnectionError, AgUiHttpError, SseFrameTooLargeError } from "../errors";
+import { createEventStreamParser } from "../internal/eventStream";
 import type { ObservableRunAgent } from "./runAgent";
 
 export interface SseRunnerOptions {
@@ -25,8 +25,8 @@ const ERROR_BODY_PREVIEW_CHARS = 4096;
 
 /**
  * A `RunAgent` that POSTs the run input to an AG-UI endpoint and streams back
- * its server-sent events, parsed by `eventsource-parser` (LF, CRLF and CR
- * framing, comments and keep-alives, lines split across network chunks).
+ * its server-sent events (WHATWG framing: LF, CRLF and CR line ends,
+ * comments and keep-alives, frames split anywhere, a size bound per event).
  * The request starts on subscription; unsubscribing, or aborting `signal`,
  * aborts it and cancels the body.
  */
@@ -66,10 +66,12 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
         }
         if (!response.body) throw new AgUiConnectionError(`The agent at ${url} answered without a body`);
 
-        let bytesSinceLastEvent = 0;
-        const parser = createParser({
-          onEvent: ({ data }) => {
-            bytesSinceLastEvent = 0;
+        const parser = createEventStreamParser({
+          maxEventSize: maxFrameBytes,
+          tooLarge: (limit) => new SseFrameTooLargeError(limit),
+          onFrame: ({ data }) => {
+            // AG-UI events always carry data; a frame without it (an id or event name alone) has nothing to deliver.
+            if (data === undefined || subscriber.closed) return;
             let event: unknown;
             try {
               event = JSON.parse(data);
@@ -81,11 +83,7 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
             }
             subscriber.next(event as BaseEvent);
           },
-          onComment: () => {
-            bytesSinceLastEvent = 0;
-          },
         });
-        const decoder = new TextDecoder();
         reader = response.body.getReader();
         for (;;) {
           let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -95,13 +93,10 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
             throw controller.signal.aborted ? error : new AgUiConnectionError(`The connection to ${url} broke mid-stream`, { cause: error });
           }
           if (chunk.done) break;
-          // Counted per network chunk: an event is caught at most one chunk past the limit.
-          bytesSinceLastEvent += chunk.value.byteLength;
-          if (bytesSinceLastEvent > maxFrameBytes) throw new SseFrameTooLargeError(maxFrameBytes);
-          parser.feed(decoder.decode(chunk.value, { stream: true }));
+          parser.push(chunk.value);
           if (subscriber.closed) return;
         }
-        parser.feed(decoder.decode());
+        parser.end();
         subscriber.complete();
       };
 
