@@ -8,3 +8,16 @@ export { carbon, TEST_RESPONSE_ID } from "./carbon";
 export { CarbonRecorder } from "./recorder";
 export { marbleTest, type CarbonExpectation, type MarbleTestHelpers, type MarbleTestOptions } from "./marbleTest";
 export { scriptedAgent, startAgentServer, type AgentScript, type AgentServer, type AgentServerOptions, type Scenario, type ScriptedAgent, type SseResponse } from "./agentServer";
+export {
+  startToolServer,
+  ToolModelError,
+  ToolUsage,
+  type ToolServer,
+  type ToolServerFault,
+  type ToolServerOptions,
+  type ToolServerPrincipal,
+  type ToolServerRequest,
+  type ToolServerRoute,
+  type ToolServerTool,
+  type ToolServerToolContext,
+} from "./toolServer";
