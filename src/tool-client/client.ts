@@ -1,5 +1,6 @@
 import { asyncScheduler, defer, type Observable } from "rxjs";
 import { toolDefinitions, asVercelTools, type AdapterOptions, type ToolDefinition, type VercelToolFactory } from "./adapters";
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type EventsOptions, type ServerEvent } from "./events";
 import { attempt$, DEFAULT_RETRY, retryPolicy, type JsonAnswer, type RequestSpec, type Transport } from "./http";
 import {
   readPayload,
@@ -121,6 +122,37 @@ export class ToolClient {
   }
 
   /**
+   * The run's server-sent events, as a cold Observable: each subscription
+   * connects; unsubscribing closes the connection. It reconnects with
+   * `Last-Event-ID` when the connection drops, closes before `end` or goes
+   * silent, skips what the server replays, and completes after `end` or an
+   * event named in `closeOn`.
+   */
+  events$<T = unknown>(runId: string, options: EventsOptions = {}): Observable<ServerEvent<T>> {
+    const transport = this.#transport;
+    const maxEventSize = options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE;
+    const retry = options.retry === undefined ? this.#retry : options.retry === false ? false : { ...DEFAULT_RETRY, ...options.retry };
+    return resumableEvents((lastEventId) => eventStream$(transport, runId, lastEventId, maxEventSize), {
+      closeOn: new Set(options.closeOn),
+      lastEventId: options.lastEventId,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      retry,
+      scheduler: options.scheduler ?? transport.scheduler,
+      random: Math.random,
+    }) as Observable<ServerEvent<T>>;
+  }
+
+  /**
+   * `events$` as an async generator: `for await (const event of client.events(runId))`.
+   * Leaving the loop (`break`, `return`, a throw) or aborting `signal` closes the connection;
+   * aborting rejects the pending step with the signal's reason.
+   */
+  events<T = unknown>(runId: string, options: EventsOptions & CallOptions = {}): AsyncGenerator<ServerEvent<T>, void, undefined> {
+    const { signal, ...streamOptions } = options;
+    return eachOf(this.events$<T>(runId, streamOptions), signal);
+  }
+
+  /**
    * The tools as framework-neutral definitions (Mastra's `createTool`,
    * LangChain.js's `tool`, OpenAI Agents' `tool`): `execute` invokes the tool
    * in `runId` and returns its result, or `{ pending_approval: id }`.
@@ -147,6 +179,43 @@ export class ToolClient {
   #call(spec: RequestSpec, signal: AbortSignal | undefined): Promise<JsonAnswer> {
     const attempts = defer(() => attempt$(this.#transport, spec)).pipe(retryPolicy<JsonAnswer>(spec.method, this.#retry, this.#transport.scheduler));
     return settle(attempts, signal);
+  }
+}
+
+/** An Observable as an async generator; values wait in a queue until the loop takes them. */
+async function* eachOf<T>(source: Observable<T>, signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
+  signal?.throwIfAborted();
+  const queue: T[] = [];
+  let settled: { error: unknown } | "complete" | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const subscription = source.subscribe({
+    next: (value) => (queue.push(value), notify()),
+    error: (error: unknown) => ((settled = { error }), notify()),
+    complete: () => ((settled = "complete"), notify()),
+  });
+  const onAbort = () => {
+    subscription.unsubscribe();
+    settled = { error: signal?.reason };
+    notify();
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    for (;;) {
+      if (queue.length > 0) {
+        yield queue.shift() as T;
+        continue;
+      }
+      if (settled === "complete") return;
+      if (settled) throw settled.error;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    subscription.unsubscribe();
   }
 }
 

@@ -3,6 +3,7 @@
  * from a TypeScript backend or a browser.
  */
 export { ToolClient } from "./client";
+export type { EventsOptions, ServerEvent } from "./events";
 export type { AdapterOptions, ToolDefinition, ToolOutcome, VercelToolFactory, VercelToolSpec } from "./adapters";
 export {
   ApprovalAlreadyDecidedError,

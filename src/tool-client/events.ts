@@ -1,0 +1,192 @@
+import { defer, Observable, retry, throwError, timeout, timer, type SchedulerLike } from "rxjs";
+import { createEventStreamParser, type EventStreamFrame } from "../internal/eventStream";
+import { errorFromResponse, readBoundedText } from "./body";
+import { EventStreamError, ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
+import { reachedServer, retryDelay, type Transport } from "./http";
+import { createReplayWindow, MAX_SKIPPABLE_ID_LENGTH } from "./replay";
+import type { RetryOptions } from "./types";
+
+/** One server-sent event of a run. */
+export interface ServerEvent<T = unknown> {
+  /** The event's own `id:`; undefined when it had none. */
+  id: string | undefined;
+  /** The `event:` name ("message" when it had none). */
+  event: string;
+  /** The parsed JSON `data:` (null for a data-less `end`). */
+  data: T;
+}
+
+export interface EventsOptions {
+  /** Complete after delivering an event with one of these names (the server's `end` always completes). */
+  closeOn?: readonly string[];
+  /** Resume after this id (sent as `Last-Event-ID` on the first connection). */
+  lastEventId?: string;
+  /** Reconnect after this long without a byte (an event or a keep-alive). Default 45 s: three missed 15 s keep-alives. */
+  idleTimeoutMs?: number;
+  /** Reconnects: `maxRetries` counts those in a row without a new event; `false` never reconnects. Default: the client's policy. */
+  retry?: RetryOptions | false;
+  /** Largest line or event, in bytes. Default 1 MiB. */
+  maxEventSize?: number;
+  /** Schedules the idle timeout and the backoff. Default: the client's scheduler. */
+  scheduler?: SchedulerLike;
+}
+
+/** What one connection yields: frames, keep-alives (they reset the idle timer) and the server's `retry:`. */
+export type StreamItem = { kind: "frame"; frame: EventStreamFrame } | { kind: "comment" } | { kind: "retry"; milliseconds: number };
+
+export interface ResumeSettings {
+  closeOn: ReadonlySet<string>;
+  lastEventId: string | undefined;
+  idleTimeoutMs: number;
+  retry: Required<RetryOptions> | false;
+  scheduler: SchedulerLike;
+  random: () => number;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
+export const DEFAULT_MAX_EVENT_SIZE = 1024 * 1024;
+export const REPLAY_WINDOW_SIZE = 1024;
+
+/**
+ * A run's events across as many connections as it takes. `connect` opens
+ * one (given the last event id to resume after); a connection that drops,
+ * closes before `end` or stays silent for `idleTimeoutMs` is replaced after
+ * a backoff (the server's `retry:` when it sent one). After a reconnect,
+ * events whose id and content match one delivered among the last 1,024 are
+ * skipped up to the first new one. `maxRetries` reconnects in a row without a
+ * new event, and it gives up.
+ *
+ * ```
+ * connect:  --a--b--X           (X: the connection drops)
+ *                      ~backoff~ --b--c--end|   (b replayed)
+ * result:   --a--b------------------c--end|
+ * ```
+ */
+export function resumableEvents(connect: (lastEventId: string | undefined) => Observable<StreamItem>, settings: ResumeSettings): Observable<ServerEvent> {
+  const { closeOn, idleTimeoutMs, retry: policy, scheduler, random } = settings;
+  return defer(() => {
+    let lastEventId = settings.lastEventId;
+    let connections = 0;
+    let failuresInARow = 0;
+    let serverRetryMs: number | undefined;
+    const window = createReplayWindow(REPLAY_WINDOW_SIZE);
+
+    const connection = defer(() => {
+      let skipping = connections++ > 0;
+      return new Observable<ServerEvent>((subscriber) =>
+        connect(lastEventId)
+          .pipe(timeout({ each: idleTimeoutMs, scheduler, with: () => throwError(() => new ToolTransportError(`The event stream was silent for ${idleTimeoutMs} ms`, "timeout", true)) }))
+          .subscribe({
+            next(item) {
+              if (item.kind === "retry") serverRetryMs = item.milliseconds;
+              if (item.kind !== "frame") return;
+              const { id, data } = item.frame;
+              const name = item.frame.event || "message";
+              if (data === undefined) {
+                // An id alone still moves the stream's position; a data-less `end` still ends it.
+                if (id !== undefined && !skipping) lastEventId = id;
+                if (name === "end") subscriber.complete();
+                return;
+              }
+              const content = `${name}\n${data}`;
+              if (skipping && id !== undefined && id.length <= MAX_SKIPPABLE_ID_LENGTH && window.delivered(id, content)) return;
+              skipping = false;
+              let parsed: unknown;
+              try {
+                parsed = JSON.parse(data);
+              } catch {
+                return subscriber.error(new EventStreamError(`Event ${id === undefined ? "(without an id)" : JSON.stringify(id.slice(0, MAX_SKIPPABLE_ID_LENGTH))} carries data that is not JSON`, id));
+              }
+              if (id !== undefined) {
+                if (!window.knows(id)) failuresInARow = 0;
+                window.remember(id, content);
+                lastEventId = id;
+              }
+              subscriber.next({ id, event: name, data: parsed });
+              if (name === "end" || closeOn.has(name)) subscriber.complete();
+            },
+            error: (error: unknown) => subscriber.error(error),
+            complete: () => subscriber.error(new ToolTransportError("The server closed the event stream before its end event", "network", true)),
+          }),
+      );
+    });
+
+    if (policy === false) return connection;
+    return connection.pipe(
+      retry({
+        delay: (error: unknown) => {
+          failuresInARow++;
+          const backoff = retryDelay("GET", error, failuresInARow, policy, random);
+          if (backoff === undefined) throw error;
+          if (failuresInARow > policy.maxRetries) {
+            throw error instanceof ToolServerError
+              ? error
+              : new ToolTransportError(`The event stream failed ${failuresInARow} times in a row without a new event`, (error as ToolTransportError).reason, true, { cause: error });
+          }
+          const serverAsked = error instanceof ToolServerError && error.retryAfterMs !== undefined;
+          return timer(serverAsked || serverRetryMs === undefined ? backoff : Math.min(serverRetryMs, policy.maxDelayMs), scheduler);
+        },
+      }),
+    );
+  });
+}
+
+/**
+ * One connection to `GET /runs/{id}/events`: its frames, comments and
+ * `retry:` fields as they arrive. Unsubscribing aborts the request and
+ * cancels the body.
+ */
+export function eventStream$(transport: Transport, runId: string, lastEventId: string | undefined, maxEventSize: number): Observable<StreamItem> {
+  return new Observable<StreamItem>((subscriber) => {
+    const controller = new AbortController();
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    const what = `events ${runId}`;
+
+    const read = async () => {
+      const token = await transport.token();
+      const headers: Record<string, string> = { accept: "text/event-stream", "cache-control": "no-cache" };
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      // An empty id means "from the start", as it does for a browser's EventSource.
+      if (lastEventId) headers["last-event-id"] = lastEventId;
+      let response: Response;
+      try {
+        response = await transport.fetch(`${transport.base}/runs/${encodeURIComponent(runId)}/events`, { headers, signal: controller.signal });
+      } catch (error) {
+        throw new ToolTransportError(`${what}: the request failed on the network`, "network", reachedServer(error), { cause: error });
+      }
+      if (!response.ok) throw errorFromResponse(response, await readBoundedText(response, transport.maxResponseSize), transport.scheduler.now());
+      if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new ToolProtocolError(`${what}: the answer is not an event stream`);
+      }
+      if (!response.body) throw new ToolProtocolError(`${what}: the answer has no body`);
+      const parser = createEventStreamParser({
+        maxEventSize,
+        tooLarge: (limit) => new EventStreamError(`${what}: a line or an event is larger than maxEventSize (${limit} bytes)`),
+        onFrame: (frame) => subscriber.next({ kind: "frame", frame }),
+        onComment: () => subscriber.next({ kind: "comment" }),
+        onRetry: (milliseconds) => subscriber.next({ kind: "retry", milliseconds }),
+      });
+      reader = response.body.getReader();
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          throw new ToolTransportError(`${what}: the connection broke`, "network", true, { cause: error });
+        }
+        if (subscriber.closed) return;
+        if (chunk.done) break;
+        parser.push(chunk.value);
+      }
+      parser.end();
+      subscriber.complete();
+    };
+
+    read().catch((error: unknown) => subscriber.error(error));
+    return () => {
+      controller.abort();
+      reader?.cancel().catch(() => undefined);
+    };
+  });
+}

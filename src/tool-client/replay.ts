@@ -1,0 +1,45 @@
+/**
+ * The last events delivered, by their own id, for skipping what a server
+ * replays after a reconnect. Bounded in entries and in bytes: each entry
+ * keeps a 53-bit hash of the content, not the content (two different
+ * payloads under one id colliding is a 1-in-2^53 chance).
+ */
+export interface ReplayWindow {
+  /** True when an event with this id and this content was delivered recently. */
+  delivered(id: string, content: string): boolean;
+  /** True when an event with this id was delivered recently, whatever its content. */
+  knows(id: string): boolean;
+  remember(id: string, content: string): void;
+}
+
+/** Longer ids are never skipped (nor kept): a replay is recognised only by short, server-assigned ids. */
+export const MAX_SKIPPABLE_ID_LENGTH = 256;
+
+export function createReplayWindow(capacity: number): ReplayWindow {
+  // A Map iterates in insertion order, so its first key is the oldest.
+  const hashes = new Map<string, number>();
+  return {
+    delivered: (id, content) => hashes.get(id) === hash(content),
+    knows: (id) => hashes.has(id),
+    remember(id, content) {
+      if (id.length > MAX_SKIPPABLE_ID_LENGTH) return;
+      hashes.delete(id);
+      hashes.set(id, hash(content));
+      if (hashes.size > capacity) hashes.delete(hashes.keys().next().value as string);
+    },
+  };
+}
+
+/** cyrb53 (public domain): a fast 53-bit string hash with good dispersion. */
+function hash(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
