@@ -180,21 +180,55 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Partly" });
   });
 
-  it("delivers every chunk, the final response last, before rejecting, even when Carbon is slow", async () => {
-    const adapter = await adapterFor((_input, sse) => {
+  describe("when Carbon is slow", () => {
+    const fiveDeltasThenError = (_input: RunAgentInput, sse: SseResponse) => {
       sse.send(ev.runStarted());
       sse.send(ev.textStart("a1"));
       for (let index = 0; index < 5; index++) sse.send(ev.text("a1", `${index}`));
       sse.send(ev.runError("boom"));
       sse.end();
-    });
-    const delivered: CarbonStreamChunk[] = [];
-    const slowCarbon = {
-      messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => new Promise<void>((resolve) => setTimeout(() => resolve(void delivered.push(chunk)), 5)) },
     };
-    await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon)).rejects.toBeInstanceOf(AgUiRunError);
-    expect(delivered).toHaveLength(6);
-    expect(delivered.at(-1)).toHaveProperty("final_response");
+    const slowCarbon = (delivered: CarbonStreamChunk[], ms = 5) => ({
+      messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => new Promise<void>((resolve) => setTimeout(() => resolve(void delivered.push(chunk)), ms)) },
+    });
+    const streamedText = (chunks: CarbonStreamChunk[]) => chunks.map((chunk) => ("partial_item" in chunk ? chunk.partial_item.text : "")).join("");
+
+    it("delivers every chunk, the final response last, before rejecting (one chunk per delta with coalesce: false)", async () => {
+      const adapter = await adapterFor(fiveDeltasThenError, { coalesce: false });
+      const delivered: CarbonStreamChunk[] = [];
+      await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered))).rejects.toBeInstanceOf(AgUiRunError);
+      expect(delivered).toHaveLength(6);
+      expect(delivered.at(-1)).toHaveProperty("final_response");
+    });
+
+    it("delivers all the text, merged, and the final response last, before rejecting", async () => {
+      const adapter = await adapterFor(fiveDeltasThenError);
+      const delivered: CarbonStreamChunk[] = [];
+      await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered))).rejects.toBeInstanceOf(AgUiRunError);
+      expect(streamedText(delivered)).toBe("01234");
+      expect(delivered[0]).toMatchObject({ partial_item: { text: "0" } });
+      expect(delivered.at(-1)).toHaveProperty("final_response");
+    });
+
+    it("on stop, skips the partial chunks still queued: the stopped item and the final response follow at once with all the text", async () => {
+      const adapter = await adapterFor((_input, sse) => {
+        sse.send(ev.runStarted());
+        sse.send(ev.textStart("a1"));
+        for (let index = 0; index < 100; index++) sse.send(ev.text("a1", `${index} `));
+      }, { coalesce: false });
+      const delivered: CarbonStreamChunk[] = [];
+      const controller = new AbortController();
+      const sent = adapter.sendMessage(request("Hi"), options(controller.signal), slowCarbon(delivered, 2));
+      await waitUntil(() => delivered.length >= 3);
+      controller.abort(CancellationReason.STOP_STREAMING);
+      await sent;
+      const allText = Array.from({ length: 100 }, (_, index) => `${index} `).join("");
+      expect(delivered.length).toBeLessThan(10);
+      expect(delivered.slice(-2)).toEqual([
+        { complete_item: { response_type: "text", text: allText, streaming_metadata: { id: "a1", stream_stopped: true } }, streaming_metadata: expect.any(Object) },
+        expect.objectContaining({ final_response: expect.any(Object) }),
+      ]);
+    });
   });
 
   it("drops the turn and starts a new thread when Carbon restarts the conversation", async () => {

@@ -1,8 +1,6 @@
 import { EventType, type BaseEvent, type Context, type Message, type ResumeEntry, type RunAgentInput, type RunFinishedOutcome, type Tool, type ToolCall } from "@ag-ui/core";
 import {
-  asyncScheduler,
   catchError,
-  concatMap,
   defer,
   EMPTY,
   filter,
@@ -21,6 +19,8 @@ import { Conversation, type Activity } from "./conversation";
 import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
+import { concatMapInFrames } from "./internal/concatMapInFrames";
+import { frameScheduler } from "./internal/frameScheduler";
 import { randomId } from "./internal/ids";
 import { parseToolArguments } from "./internal/toolArguments";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
@@ -29,7 +29,7 @@ import type { RunAgent } from "./runners/runAgent";
 export interface CarbonAgUiAdapterOptions
   extends Pick<
     AgUiToCarbonOptions,
-    "onEvent" | "operators" | "validate" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall" | "onActivity" | "onRunFinished" | "detectClarification" | "onClarification"
+    "onEvent" | "operators" | "validate" | "coalesce" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall" | "onActivity" | "onRunFinished" | "detectClarification" | "onClarification"
   > {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
@@ -55,7 +55,12 @@ export interface CarbonAgUiAdapterOptions
   initialState?: unknown;
   /** Called with the new shared state after each burst of STATE_SNAPSHOT / STATE_DELTA events (and on reset). */
   onStateChange?: (state: unknown) => void;
-  /** Paces `state$` and `onStateChange`, and tells the time for interrupt expiry. Default: animation frames in a browser, else the async scheduler. */
+  /**
+   * Paces `state$` and `onStateChange`, the merging of deltas (unless
+   * `coalesce` names its own scheduler) and the hand-over of a long queue of
+   * chunks to Carbon, and tells the time for interrupt expiry. Default:
+   * animation frames in a browser, else the async scheduler.
+   */
   scheduler?: SchedulerLike;
 }
 
@@ -186,7 +191,7 @@ export class CarbonAgUiAdapter {
     interruptId?: string,
   ): Promise<void> {
     const target = this.interruptToAnswer(interruptId);
-    const now = (this.options.scheduler ?? asyncScheduler).now();
+    const now = this.scheduler.now();
     if (decision.type !== "reject" && isExpired(target.interrupt, now)) {
       throw new AgUiInterruptError(`Interrupt '${target.interrupt.id}' expired at ${target.interrupt.expiresAt}; it can only be rejected`, target.interrupt.id);
     }
@@ -275,30 +280,46 @@ export class CarbonAgUiAdapter {
     ] as BaseEvent[];
   }
 
-  /** Streams one run into Carbon; settles once Carbon has the final response (with the run's outcome), rejecting with the run's error. */
+  /**
+   * Streams one run into Carbon; settles once Carbon has the final response (with the run's outcome), rejecting with the run's error.
+   *
+   * Chunks go to Carbon one at a time, and a long queue drains a frame's
+   * budget at a time so the page paints and the stop button works meanwhile.
+   * Once stopped, partial chunks still queued are skipped: the stopped
+   * items' complete chunks and the final response that follow carry all
+   * their text, so the stop shows within a frame and nothing is lost.
+   */
   private runTurn(input: RunAgentInput, signal: AbortSignal, instance: CarbonChatInstance, options: TurnOptions): Promise<RunFinishedOutcome | undefined> {
     return new Promise<RunFinishedOutcome | undefined>((resolve, reject) => {
       const abort$ = abortReason(signal).pipe(share());
+      const stop$ = abort$.pipe(filter((reason) => !isRestart(reason)));
       const restart$ = abort$.pipe(filter(isRestart), tap(() => this.reset()));
+      let stopped = false;
       let failure: unknown;
       let outcome: RunFinishedOutcome | undefined;
-      const subscription = this.streamTurn(input, abort$.pipe(filter((reason) => !isRestart(reason))), options, (finished) => (outcome = finished ?? { type: "success" }))
+      const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }))
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
           catchError((error: unknown) => {
             failure = error;
             return EMPTY;
           }),
-          concatMap((chunk) => instance.messaging.addMessageChunk(chunk) ?? EMPTY),
+          concatMapInFrames((chunk) => (stopped && "partial_item" in chunk ? EMPTY : (instance.messaging.addMessageChunk(chunk) ?? EMPTY)), this.scheduler),
           takeUntil(restart$),
         )
         .subscribe({
           complete: () => (failure === undefined ? resolve(outcome) : reject(failure)),
           error: reject,
         });
+      // The pipeline lets go of the stop once its turn has ended; chunks may still be queued then.
+      subscription.add(stop$.subscribe(() => (stopped = true)));
       // Settles the promise if the turn is dropped some other way, so Carbon's queue never waits on it.
       subscription.add(() => resolve(undefined));
     });
+  }
+
+  private get scheduler(): SchedulerLike {
+    return this.options.scheduler ?? frameScheduler();
   }
 
   /**
@@ -329,7 +350,7 @@ export class CarbonAgUiAdapter {
   }
 
   private streamTurn(input: RunAgentInput, stop: Observable<unknown>, { requestId, onFirstEvent, prelude }: TurnOptions, onFinished: (outcome: RunFinishedOutcome | undefined) => void) {
-    const { run, onEvent, operators, validate, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
+    const { run, onEvent, operators, validate, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
       this.options;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
@@ -346,6 +367,7 @@ export class CarbonAgUiAdapter {
         ...(onEvent && { onEvent }),
         ...(operators && { operators }),
         ...(validate !== undefined && { validate }),
+        coalesce: coalesce && { scheduler: (coalesce !== true && coalesce.scheduler) || this.scheduler },
         ...(onInvalidEvent && { onInvalidEvent }),
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),

@@ -52,6 +52,9 @@ export interface CarbonItem {
   [field: string]: unknown;
 }
 
+/** The item types whose partial `text` Carbon joins, each partial chunk a delta; other fields come from an item's first chunk. */
+export const JOINED_TEXT_TYPES: ReadonlySet<string> = new Set(["text", "conversational_search"]);
+
 /** The piece of an item that a `partial_item` chunk carries; `text` is a delta. */
 export type CarbonItemDelta = Partial<CarbonItem> & { response_type: string };
 

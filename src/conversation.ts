@@ -1,7 +1,5 @@
 import type { Interrupt, Message, ToolCall } from "@ag-ui/core";
 import {
-  animationFrameScheduler,
-  asyncScheduler,
   auditTime,
   BehaviorSubject,
   defer,
@@ -13,6 +11,7 @@ import {
 } from "rxjs";
 import type { InterruptDecision, PendingInterrupt } from "./hitl";
 import { deepFreeze } from "./internal/deepFreeze";
+import { frameScheduler } from "./internal/frameScheduler";
 import { randomId } from "./internal/ids";
 import { applyPatchAtomically, type PatchOutcome } from "./internal/jsonPatch";
 
@@ -40,8 +39,6 @@ export interface ConversationInit {
 }
 
 const MAX_PENDING_ENCRYPTED_VALUES = 256;
-
-const defaultStateScheduler = (): SchedulerLike => (typeof requestAnimationFrame === "function" ? animationFrameScheduler : asyncScheduler);
 
 /**
  * What outlives a turn: the thread id, the message history and the shared
@@ -84,7 +81,7 @@ export class Conversation {
   constructor(private readonly init: ConversationInit = {}) {
     this.threadIdValue = init.threadId ?? randomId();
     this.stateDocument = structuredClone(init.state);
-    const scheduler = init.scheduler ?? defaultStateScheduler();
+    const scheduler = init.scheduler ?? frameScheduler();
     this.state$ = defer(() =>
       this.stateChanges.pipe(
         auditTime(0, scheduler),

@@ -1,4 +1,4 @@
-export { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
+export { agUiToCarbon, type AgUiToCarbonOptions, type CoalesceOptions } from "./operators/agUiToCarbon";
 export { validateEvents, type ValidateEventsOptions } from "./operators/validateEvents";
 export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
@@ -17,6 +17,7 @@ export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
+export { coalesceDeltas } from "./operators/coalesceDeltas";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";

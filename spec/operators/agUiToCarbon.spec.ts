@@ -1,5 +1,6 @@
 import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
-import { map } from "rxjs";
+import { animationFrameScheduler, from, map } from "rxjs";
+import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { redactEmails } from "../../examples/operators/redactEmails";
 import { MessageErrorState } from "../../src/carbon";
 import { Conversation } from "../../src/conversation";
@@ -159,7 +160,82 @@ describe("agUiToCarbon", () => {
   it("stops a synchronous source when unsubscribed", () => {
     const event = (index: number) => (index === 0 ? ev.runStarted() : ev.text("m1", `${index}`));
     const withStart = (index: number) => (index === 1 ? ev.textStart("m1") : event(index));
-    // Index 0 starts the run and 1 the message; each later index yields one chunk.
-    expect(producedBeforeUnsubscribe(withStart, agUiToCarbon({ responseId: "r1" }), 3)).toEqual([0, 1, 2, 3, 4]);
+    // Index 0 starts the run and 1 the message; each later index yields one chunk, unless merged with the ones before.
+    expect(producedBeforeUnsubscribe(withStart, agUiToCarbon({ responseId: "r1", coalesce: false }), 3)).toEqual([0, 1, 2, 3, 4]);
+    expect(producedBeforeUnsubscribe(withStart, agUiToCarbon({ responseId: "r1" }), 1)).toEqual([0, 1, 2]);
+  });
+
+  describe("merging deltas (coalesce)", () => {
+    const burst = { ...turn, a: ev.text("m1", "Once "), b: ev.text("m1", "upon "), c: ev.text("m1", "a time") };
+
+    it("sends the first delta of a burst at once and the rest as one delta, by default", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("R-S-(abc)-E-F-|", burst);
+        expectObservable(source.pipe(agUiToCarbon({ responseId: "r1" }))).toBe("----(pq)--C-(f|)", {
+          p: carbon.partialText("r1", "m1", "Once "),
+          q: carbon.partialText("r1", "m1", "upon a time"),
+          C: carbon.completeText("r1", "m1", "Once upon a time"),
+          f: carbon.final("r1", [carbon.textItem("m1", "Once upon a time")]),
+        });
+      });
+    });
+
+    it("sends one chunk per delta with coalesce: false", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("R-S-(abc)-E-F-|", burst);
+        expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", coalesce: false }))).toBe("----(pqr)-C-(f|)", {
+          p: carbon.partialText("r1", "m1", "Once "),
+          q: carbon.partialText("r1", "m1", "upon "),
+          r: carbon.partialText("r1", "m1", "a time"),
+          C: carbon.completeText("r1", "m1", "Once upon a time"),
+          f: carbon.final("r1", [carbon.textItem("m1", "Once upon a time")]),
+        });
+      });
+    });
+
+    it("paces merged deltas by the scheduler given, and a stop sends what waits into the stopped item", () => {
+      testScheduler().run(({ animate, cold, hot, expectObservable }) => {
+        animate("-------------------x");
+        const source = cold("R-S-(abc)-E-F-|", burst);
+        const stop = hot("   -------x");
+        expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", stop, coalesce: { scheduler: animationFrameScheduler } }))).toBe("----p--(qSf|)", {
+          p: carbon.partialText("r1", "m1", "Once "),
+          q: carbon.partialText("r1", "m1", "upon a time"),
+          S: carbon.completeText("r1", "m1", "Once upon a time", true),
+          f: carbon.final("r1", [carbon.textItem("m1", "Once upon a time", true)]),
+        });
+      });
+    });
+
+    it("gives Carbon the same turn merged or not: reasoning, chain of thought and text in bursts", () => {
+      const events = [
+        ev.runStarted(),
+        ev.reasoningMessageStart("think"),
+        ...Array.from({ length: 40 }, (_, index) => ev.reasoning("think", `thought ${index}. `)),
+        ev.reasoningMessageEnd("think"),
+        ...ev.toolCall("t1", "search", { q: "x" }),
+        ev.textStart("m1"),
+        ...Array.from({ length: 150 }, (_, index) => ev.text("m1", `word${index} `)),
+        ev.toolResult("t1", "found"),
+        ...Array.from({ length: 150 }, (_, index) => ev.text("m1", `more${index} `)),
+        ev.textEnd("m1"),
+        ev.runFinished(),
+      ];
+      const shown = (coalesce: boolean) => {
+        const recorder = new CarbonRecorder();
+        from(events)
+          .pipe(agUiToCarbon({ responseId: "r1", coalesce }))
+          .subscribe((chunk) => void recorder.messaging.addMessageChunk(chunk));
+        return recorder;
+      };
+      const merged = shown(true);
+      const unmerged = shown(false);
+      expect(merged.chunks.length).toBeLessThan(10);
+      expect(unmerged.chunks.length).toBeGreaterThan(340);
+      expect(merged.transcript()).toBe(unmerged.transcript());
+      expect(merged.chunks.at(-1)).toEqual(unmerged.chunks.at(-1));
+      const streamedText = (recorder: CarbonRecorder) => recorder.chunks.map((chunk) => ("partial_item" in chunk ? chunk.partial_item.text : "")).join("");
+      expect(streamedText(merged)).toBe(streamedText(unmerged));
+    });
   });
 });

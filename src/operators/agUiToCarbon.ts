@@ -1,5 +1,5 @@
 import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
-import { defer, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type OperatorFunction } from "rxjs";
+import { defer, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type OperatorFunction, type SchedulerLike } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
 import { Conversation } from "../conversation";
 import type { PipelineElement } from "../instructions";
@@ -7,6 +7,7 @@ import { createOperator, pipeFused } from "../internal/operator";
 import { activities, type ActivitiesOptions } from "./activities";
 import { carbonItems } from "./carbonItems";
 import { clarification, type ClarificationOptions } from "./clarification";
+import { coalesceDeltas } from "./coalesceDeltas";
 import { interruptCards } from "./interruptCards";
 import { expandChunks } from "./expandChunks";
 import { messagesSnapshot } from "./messagesSnapshot";
@@ -48,20 +49,33 @@ export interface AgUiToCarbonOptions
   onEvent?: (event: AGUIEvent) => void;
   /** Your own operators, run in order on the checked events before the built-in mappings. */
   operators?: readonly MonoTypeOperatorFunction<PipelineElement>[];
+  /**
+   * Merge consecutive text deltas of an item (and the reasoning and
+   * chain-of-thought updates riding on them) into one chunk per frame (see
+   * `coalesceDeltas()`). Default `true`, paced by animation frames in a
+   * browser, else by macrotasks; `{ scheduler }` paces it by another
+   * scheduler; `false` sends one chunk per delta.
+   */
+  coalesce?: boolean | CoalesceOptions;
+}
+
+export interface CoalesceOptions {
+  /** One merged chunk at most per task of this scheduler. Default: animation frames in a browser, else the async scheduler. */
+  scheduler?: SchedulerLike;
 }
 
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → toStreamChunks`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → toStreamChunks → coalesceDeltas`
  *
  * ```
  * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
- * result: --------p--q--c--(f|)  p, q: partial_item deltas; c: complete_item "Hello"; f: final_response
+ * result: --------p--q--c--(f|)  p, q: partial_item deltas (merged only when several come in one frame); c: complete_item "Hello"; f: final_response
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { stop, onEvent, operators = [], validate = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
     options;
   const itemOptions = onInvalidItem ? { onInvalidItem } : {};
   const warningOptions = onWarning ? { onWarning } : {};
@@ -84,6 +98,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     trackHistory(conversation),
     messagesSnapshot(conversation),
     toStreamChunks(options),
+    ...(coalesce === false ? [] : [coalesceDeltas(coalesce === true ? undefined : coalesce.scheduler)]),
   ];
   // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
   const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>

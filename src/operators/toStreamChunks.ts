@@ -1,5 +1,6 @@
 import type { OperatorFunction } from "rxjs";
 import {
+  JOINED_TEXT_TYPES,
   MessageErrorState,
   type CarbonItem,
   type CarbonItemDelta,
@@ -19,9 +20,6 @@ export interface ToStreamChunksOptions {
   /** Carbon's request id, copied to the final response's `request_id`. */
   requestId?: string;
 }
-
-/** Carbon joins the `text` of partial items of these types; other fields are replaced. */
-const JOINED_TEXT_TYPES = new Set(["text", "conversational_search"]);
 
 /**
  * The Carbon id of the empty text item that carries message options (chain of

@@ -1,0 +1,145 @@
+import { animationFrameScheduler, asyncScheduler, from, type SchedulerLike, type Subscription } from "rxjs";
+import type { CarbonChainOfThoughtStep, CarbonStreamChunk } from "../../src/carbon";
+import { deepFreeze } from "../../src/internal/deepFreeze";
+import { coalesceDeltas } from "../../src/operators/coalesceDeltas";
+import { carbon } from "../support/builders";
+import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
+import { itFollowsTheOperatorContract } from "../support/operatorContract";
+
+const R = "resp-1";
+const text = (value: string, itemId = "m1") => carbon.partialText(R, itemId, value);
+const step = (tool_name: string, status: NonNullable<CarbonChainOfThoughtStep["status"]>): CarbonChainOfThoughtStep => ({ tool_name, status });
+/** Source chunks frozen as Carbon freezes what it is given: the operator must never change a chunk. */
+const chunks = (values: Record<string, CarbonStreamChunk>) => deepFreeze(values);
+
+describe("coalesceDeltas", () => {
+  it("sends the first delta at once and the rest of a burst as one delta when the window ends", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-a-(bcd)-e-|", chunks({ a: text("Hel"), b: text("lo"), c: text(", "), d: text("world"), e: text("!") }));
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-a-(bx)--e-|", {
+        a: text("Hel"),
+        b: text("lo"),
+        x: text(", world"),
+        e: text("!"),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^----------!");
+    });
+  });
+
+  it("sends at most one merged delta per animation frame, and a delta at once when no window is open", () => {
+    testScheduler().run(({ animate, cold, expectObservable }) => {
+      animate("            -----x-----x-----x");
+      const source = cold("-a-b-c-d-----------e-|", chunks({ a: text("1"), b: text("2"), c: text("3"), d: text("4"), e: text("5") }));
+      // Frame 5 sends b; c and d wait for frame 11; frame 17 finds nothing and closes the window.
+      expectObservable(source.pipe(coalesceDeltas(animationFrameScheduler))).toBe("-a---b-----x-------e-|", {
+        a: text("1"),
+        b: text("2"),
+        x: text("34"),
+        e: text("5"),
+      });
+    });
+  });
+
+  it("sends what waits before a complete item, another item's delta and the final response, keeping the order", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = chunks({
+        a: text("Hel"),
+        b: text("lo"),
+        C: carbon.completeText(R, "m1", "Hello"),
+        d: text("Sec", "m2"),
+        e: text("ond", "m2"),
+        f: text("Third", "m3"),
+        F: carbon.final(R, [carbon.textItem("m1", "Hello"), carbon.textItem("m2", "Second"), carbon.textItem("m3", "Third")]),
+      });
+      const source = cold("-(abC)-(defF|)", values);
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(abC)-(defF|)", values);
+    });
+  });
+
+  it("merges the chain of thought and reasoning riding on a text item, as Carbon merges message options", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const processing = { chain_of_thought: [step("search", "processing")] };
+      const reasoning = (content: string) => ({ chain_of_thought: [step("search", "success")], reasoning: { steps: [{ title: "Reasoning", content }] } });
+      const source = cold(
+        "-(abcd)-|",
+        chunks({ a: text("Hi"), b: carbon.options(R, processing, "m1"), c: carbon.options(R, reasoning("Let me"), "m1"), d: text(" there") }),
+      );
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax)---|", {
+        a: text("Hi"),
+        x: { ...text(" there"), partial_response: { message_options: reasoning("Let me") } },
+      });
+    });
+  });
+
+  it("keeps what an earlier options chunk had that a later one leaves out, as Carbon's merge by index would", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const earlier = { chain_of_thought: [step("search", "processing"), step("fetch", "processing")] };
+      const later = { chain_of_thought: [{ status: "success" as const }] };
+      const source = cold("-(abc)|", chunks({ a: text("Hi"), b: carbon.options(R, earlier, "m1"), c: carbon.options(R, later, "m1") }));
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax)-|", {
+        a: text("Hi"),
+        x: carbon.options(R, { chain_of_thought: [step("search", "success"), step("fetch", "processing")] }, "m1"),
+      });
+    });
+  });
+
+  it("passes partial items whose text Carbon does not join, and deltas of another response, unmerged", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const card = { partial_item: { response_type: "user_defined", streaming_metadata: { id: "m1" } }, streaming_metadata: { response_id: R } };
+      const values = chunks({ a: text("Hi"), b: card, c: card, d: carbon.partialText("resp-2", "m1", "Other") });
+      expectObservable(cold("-(abcd)-|", values).pipe(coalesceDeltas(asyncScheduler))).toBe("-(abcd)-|", values);
+    });
+  });
+
+  it("sends what waits, then the error, when the source errors", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const error = new Error("socket hang up");
+      const source = cold("-(abc#)", chunks({ a: text("a"), b: text("b"), c: text("c") }), error);
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax#)", { a: text("a"), x: text("bc") }, error);
+    });
+  });
+
+  it("sends what waits when the source completes", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-(abc|)", chunks({ a: text("a"), b: text("b"), c: text("c") }));
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax|)", { a: text("a"), x: text("bc") });
+    });
+  });
+
+  it("drops what waits and cancels its window when unsubscribed early", () => {
+    const scheduled: Subscription[] = [];
+    const spy: SchedulerLike = {
+      now: () => animationFrameScheduler.now(),
+      schedule: ((work: () => void, delay?: number) => {
+        const subscription = animationFrameScheduler.schedule(work, delay);
+        scheduled.push(subscription);
+        return subscription;
+      }) as SchedulerLike["schedule"],
+    };
+    testScheduler().run(({ animate, hot, expectObservable, expectSubscriptions }) => {
+      animate("           -----x");
+      const source = hot("-(ab)-c-|", chunks({ a: text("a"), b: text("b"), c: text("c") }));
+      expectObservable(source.pipe(coalesceDeltas(spy)), "^--!").toBe("-a", { a: text("a") });
+      expectSubscriptions(source.subscriptions).toBe("^--!");
+    });
+    expect(scheduled.length).toBeGreaterThan(0);
+    expect(scheduled.every((subscription) => subscription.closed)).toBe(true);
+  });
+
+  it("stops a synchronous source of deltas when the consumer takes the first", () => {
+    expect(producedBeforeUnsubscribe((index) => text(`${index}`), coalesceDeltas(asyncScheduler), 1)).toEqual([0]);
+  });
+
+  it("gives the same text and the same end result as the unmerged chunks, whatever the bursts", () => {
+    const pieces = Array.from({ length: 500 }, (_, index) => `w${index} `);
+    const unmerged = [...pieces.map((piece) => text(piece)), carbon.completeText(R, "m1", pieces.join(""))];
+    const merged: CarbonStreamChunk[] = [];
+    from(deepFreeze(unmerged)).pipe(coalesceDeltas(asyncScheduler)).subscribe((chunk) => merged.push(chunk));
+    const joined = (list: CarbonStreamChunk[]) => list.map((chunk) => ("partial_item" in chunk ? chunk.partial_item.text : "")).join("");
+    expect(merged).toHaveLength(3);
+    expect(joined(merged)).toBe(joined(unmerged));
+    expect(merged.at(-1)).toBe(unmerged.at(-1));
+  });
+
+  itFollowsTheOperatorContract(() => coalesceDeltas(asyncScheduler), carbon.completeText(R, "m1", "Hello"));
+});
