@@ -81,8 +81,9 @@ export class EventStream {
     if (this.silent || !this.open) return;
     const frame = this.frame(entry);
     if (fault?.type === "drop-mid-frame" && this.written >= fault.afterEvents) {
-      this.response.write(frame.slice(0, Math.max(1, Math.floor(frame.length / 2))));
-      this.response.destroy();
+      // Destroyed only once the half frame is flushed: destroying at once would discard it unsent.
+      this.silent = true;
+      this.response.write(frame.slice(0, Math.max(1, Math.floor(frame.length / 2))), () => this.response.destroy());
       return;
     }
     this.write(frame);
