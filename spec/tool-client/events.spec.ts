@@ -1,4 +1,5 @@
-import { asyncScheduler, type Observable } from "rxjs";
+import fc from "fast-check";
+import { asyncScheduler, concat, EMPTY, of, throwError, type Observable } from "rxjs";
 import type { ColdObservable } from "rxjs/internal/testing/ColdObservable";
 import type { RunHelpers } from "rxjs/internal/testing/TestScheduler";
 import { EventStreamError, errorFromProblem, NotFoundError, ToolTransportError } from "../../src/tool-client/errors";
@@ -83,7 +84,7 @@ describe("resumableEvents", () => {
   it("completes at a data-less end event, and lets an id-only frame move the Last-Event-ID", () => {
     testScheduler().run((helpers) => {
       const { connect, opened } = connections(helpers, ["-a-i-#", "-E"]);
-      helpers.expectObservable(resumableEvents(connect, settings())).toBe("-a--- 999ms --|", out);
+      helpers.expectObservable(resumableEvents(connect, settings())).toBe("-a--- 999ms --(E|)", out);
       helpers.flush();
       expect(opened).toEqual([undefined, "9"]);
     });
@@ -293,5 +294,39 @@ describe("resumableEvents", () => {
         expect(opened).toHaveLength(1);
       });
     });
+  });
+});
+
+describe("resumableEvents, property: drops and replays", () => {
+  it("delivers every event exactly once and in order, whatever the server drops and replays", () => {
+    const plan = fc.record({
+      total: fc.integer({ min: 1, max: 60 }),
+      // Each connection: how far back the server starts replaying, and how many events it sends before dropping.
+      connections: fc.array(fc.record({ replayBack: fc.nat({ max: 20 }), sent: fc.nat({ max: 15 }), cleanClose: fc.boolean() }), { maxLength: 30 }),
+    });
+    fc.assert(
+      fc.property(plan, ({ total, connections: sessions }) => {
+        const event = (n: number) => frame(String(n), "tool.progress", { n });
+        let session = 0;
+        const connect = (lastEventId: string | undefined): Observable<StreamItem> => {
+          const resumeAfter = lastEventId === undefined ? 0 : Number(lastEventId);
+          const { replayBack = 0, sent = total, cleanClose = false } = sessions[session++] ?? {};
+          const from = Math.max(1, resumeAfter + 1 - replayBack);
+          const last = Math.min(total, from + sent - 1);
+          const frames = Array.from({ length: Math.max(0, last - from + 1) }, (_, index) => event(from + index));
+          const ending = session > sessions.length || last === total ? of(frame(undefined, "end", {})) : cleanClose ? EMPTY : throwError(() => drop);
+          return concat(from <= last ? of(...frames) : EMPTY, ending);
+        };
+        const delivered: number[] = [];
+        testScheduler().run(({ flush }) => {
+          resumableEvents(connect, settings({ retry: { maxRetries: 1_000, baseDelayMs: 1, maxDelayMs: 5 } })).subscribe((e) => {
+            if (e.event !== "end") delivered.push((e.data as { n: number }).n);
+          });
+          flush();
+        });
+        expect(delivered).toEqual(Array.from({ length: total }, (_, index) => index + 1));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -85,8 +85,9 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
               if (data === undefined) {
                 // An id alone still moves the stream's position; a data-less `end` still ends it.
                 if (id !== undefined && !skipping) lastEventId = id;
-                if (name === "end") subscriber.complete();
-                return;
+                if (name !== "end") return;
+                subscriber.next({ id, event: name, data: null });
+                return subscriber.complete();
               }
               const content = `${name}\n${data}`;
               if (skipping && id !== undefined && id.length <= MAX_SKIPPABLE_ID_LENGTH && window.delivered(id, content)) return;
