@@ -136,6 +136,10 @@ describe("reference tool server: event-stream faults", () => {
     expect(await reader.idle(150)).toBe("");
     expect(before).not.toContain('"step":2');
     expect(reader.done).toBe(false);
+    server.endRun("r1");
+    expect(await reader.idle(50)).toBe("");
+    server.dropEventStreams("r1");
+    expect(await reader.toEnd()).toBe("errored");
   });
 
   it("replay-too-much: ignores Last-Event-ID and replays the whole log", async () => {

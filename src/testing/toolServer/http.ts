@@ -9,7 +9,7 @@ export interface WireReply {
   storable: boolean;
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export const CORS_HEADERS = {
   "access-control-allow-origin": "*",

@@ -28,7 +28,7 @@ const KINDS = {
 
 export type ProblemKind = keyof typeof KINDS | `model-${string}`;
 
-export const PROBLEM_TYPE_PREFIX = "urn:tool-server:problem:";
+const PROBLEM_TYPE_PREFIX = "urn:tool-server:problem:";
 
 /** A reply to send: JSON body, status and extra headers. Handlers return these; the server writes (and may store) them. */
 export interface Reply {

@@ -99,15 +99,14 @@ export function events(state: ServerState, call: Call, response: ServerResponse)
   const fault = state.faults.takeStreamFault();
   const stream = new EventStream(response, fault, { keepAliveMs: state.keepAliveMs, retryMs: state.retryMs });
   const lastEventId = fault?.type === "replay-too-much" ? undefined : headerValue(call.headers["last-event-id"]);
+  run.streams.add(stream);
+  response.once("close", () => run.streams.delete(stream));
   const end = run.events.endEvent;
   for (const entry of run.events.after(lastEventId)) if (entry !== end) stream.send(entry);
   if (end !== undefined) {
     stream.send(end);
     stream.finish();
-    return;
   }
-  run.streams.add(stream);
-  response.once("close", () => run.streams.delete(stream));
 }
 
 function findApproval(state: ServerState, call: Call): Approval {

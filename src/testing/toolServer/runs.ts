@@ -30,6 +30,7 @@ export class Run {
     if (!this.events.ended) this.emit(event, data);
   }
 
+  /** Sends `end` and closes the streams; each leaves `streams` as its response closes (a silenced one stays, for `dropEventStreams`). */
   end(data: unknown): void {
     if (this.events.ended) throw new Error(`run ${this.id} has already ended`);
     const entry = this.events.append("end", data);
@@ -38,6 +39,5 @@ export class Run {
       stream.send(entry);
       stream.finish();
     }
-    this.streams.clear();
   }
 }

@@ -43,7 +43,7 @@ const DEFAULT_PRINCIPALS: Record<string, ToolServerPrincipal> = {
   "reviewer-token": { id: "reviewer", scopes: ["approvals:decide"] },
 };
 
-export const DECIDE_SCOPE = "approvals:decide";
+const DECIDE_SCOPE = "approvals:decide";
 
 /** Everything the routes share: tools, principals, runs, approvals, idempotency, faults, and the calls in progress. */
 export class ServerState {
@@ -201,7 +201,6 @@ export class ServerState {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     for (const controller of this.inProgress) controller.abort(new Error("the tool server is closing"));
-    for (const run of this.runs.values()) run.streams.clear();
   }
 
   private notify(origin: CallOrigin, event: string, data: Record<string, unknown>): void {
