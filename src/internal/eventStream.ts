@@ -37,21 +37,15 @@ export interface EventStreamParser {
   end(): void;
 }
 
-const LF = 0x0a;
-const CR = 0x0d;
-const COLON = 0x3a;
-const SPACE = 0x20;
-
 export function createEventStreamParser(options: EventStreamParserOptions): EventStreamParser {
   const { maxEventSize, onFrame, onComment, onRetry, tooLarge } = options;
-  // Lines end on ASCII bytes, so decoding line by line equals decoding the stream (invalid bytes become U+FFFD).
-  // The stream's one leading BOM is stripped below; the decoder must not strip one from every line.
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  let partial: Uint8Array[] = [];
+  // One streaming decoder for the whole stream: a character split across chunks is joined, the leading BOM
+  // is dropped (and only that one), invalid bytes become U+FFFD — the standard's UTF-8 decode.
+  const decoder = new TextDecoder();
+  let partial = "";
   let partialBytes = 0;
   let frameBytes = 0;
   let afterCR = false;
-  let firstLine = true;
   let lastEventId = "";
   let id: string | undefined;
   let event: string | undefined;
@@ -63,19 +57,15 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
     frameBytes = 0;
   };
 
-  const line = (bytes: Uint8Array) => {
-    if (firstLine) {
-      firstLine = false;
-      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-    }
-    if (bytes.length === 0) return dispatch();
-    if (bytes[0] === COLON) return onComment?.();
-    frameBytes += bytes.length;
+  const line = (text: string, bytes: number) => {
+    if (text.length === 0) return dispatch();
+    const first = text.charCodeAt(0);
+    if (first === COLON) return onComment?.();
+    frameBytes += bytes;
     if (frameBytes > maxEventSize) throw tooLarge(maxEventSize);
-    const colon = bytes.indexOf(COLON);
-    const name = decoder.decode(colon === -1 ? bytes : bytes.subarray(0, colon));
-    const valueStart = colon === -1 ? bytes.length : bytes[colon + 1] === SPACE ? colon + 2 : colon + 1;
-    const value = decoder.decode(bytes.subarray(valueStart));
+    const colon = text.indexOf(":");
+    const name = colon === -1 ? text : text.slice(0, colon);
+    const value = colon === -1 ? "" : text.slice(text.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1);
     switch (name) {
       case "data":
         data = data === undefined ? value : `${data}\n${value}`;
@@ -93,53 +83,67 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
     }
   };
 
-  const takePartial = (tail: Uint8Array): Uint8Array => {
-    if (partial.length === 0) return tail;
-    const whole = new Uint8Array(partialBytes + tail.length);
-    let offset = 0;
-    for (const piece of partial) {
-      whole.set(piece, offset);
-      offset += piece.length;
-    }
-    whole.set(tail, offset);
-    partial = [];
-    partialBytes = 0;
-    return whole;
-  };
-
   return {
     push(bytes) {
+      const text = decoder.decode(bytes, { stream: true });
+      // All ASCII (the usual case): characters are bytes, and counting them is free. (A character split
+      // across chunks can pass for one byte here: the bound is then off by at most three bytes.)
+      const ascii = text.length === bytes.length;
       let start = 0;
-      if (afterCR && bytes[0] === LF) start = 1;
+      if (afterCR && text.charCodeAt(0) === LF) start = 1;
       afterCR = false;
       // Cached positions keep the scan linear when a chunk has many LFs and no CR (or the reverse).
       let nextLF = -2;
       let nextCR = -2;
-      while (start < bytes.length) {
-        if (nextLF !== -1 && nextLF < start) nextLF = bytes.indexOf(LF, start);
-        if (nextCR !== -1 && nextCR < start) nextCR = bytes.indexOf(CR, start);
+      while (start < text.length) {
+        if (nextLF !== -1 && nextLF < start) nextLF = text.indexOf("\n", start);
+        if (nextCR !== -1 && nextCR < start) nextCR = text.indexOf("\r", start);
         const end = nextLF === -1 ? nextCR : nextCR === -1 ? nextLF : Math.min(nextLF, nextCR);
+        const stop = end === -1 ? text.length : end;
+        const bytesHere = ascii ? stop - start : utf8Length(text, start, stop);
+        if (partialBytes + bytesHere > maxEventSize) throw tooLarge(maxEventSize);
         if (end === -1) {
-          if (partialBytes + bytes.length - start > maxEventSize) throw tooLarge(maxEventSize);
-          // Copied: the caller may reuse its buffer.
-          partial.push(bytes.slice(start));
-          partialBytes += bytes.length - start;
+          partial += text.slice(start);
+          partialBytes += bytesHere;
           return;
         }
-        if (partialBytes + end - start > maxEventSize) throw tooLarge(maxEventSize);
-        line(takePartial(bytes.subarray(start, end)));
+        const whole = partial.length > 0 ? partial + text.slice(start, end) : text.slice(start, end);
+        const wholeBytes = partialBytes + bytesHere;
+        partial = "";
+        partialBytes = 0;
+        line(whole, wholeBytes);
         start = end + 1;
-        if (bytes[end] === CR) {
-          if (start === bytes.length) afterCR = true;
-          else if (bytes[start] === LF) start += 1;
+        if (text.charCodeAt(end) === CR) {
+          if (start === text.length) afterCR = true;
+          else if (text.charCodeAt(start) === LF) start += 1;
         }
       }
     },
     end() {
-      partial = [];
+      partial = "";
       partialBytes = frameBytes = 0;
       afterCR = false;
       id = event = data = undefined;
     },
   };
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+
+/** The UTF-8 size of `text[start, end)`, as the decoder produced it (so no lone surrogates but U+FFFD). */
+function utf8Length(text: string, start: number, end: number): number {
+  let bytes = 0;
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

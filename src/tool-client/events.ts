@@ -1,4 +1,4 @@
-import { defer, Observable, retry, throwError, timeout, timer, type SchedulerLike } from "rxjs";
+import { defer, Observable, retry, timer, type MonoTypeOperatorFunction, type SchedulerAction, type SchedulerLike } from "rxjs";
 import { createEventStreamParser, type EventStreamFrame } from "../internal/eventStream";
 import { errorFromResponse, readBoundedText } from "./body";
 import { EventStreamError, ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
@@ -75,7 +75,7 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
       let skipping = connections++ > 0;
       return new Observable<ServerEvent>((subscriber) =>
         connect(lastEventId)
-          .pipe(timeout({ each: idleTimeoutMs, scheduler, with: () => throwError(() => new ToolTransportError(`The event stream was silent for ${idleTimeoutMs} ms`, "timeout", true)) }))
+          .pipe(idleTimeout(idleTimeoutMs, scheduler))
           .subscribe({
             next(item) {
               if (item.kind === "retry") serverRetryMs = item.milliseconds;
@@ -130,6 +130,36 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
       }),
     );
   });
+}
+
+/**
+ * Errors with a `timeout` ToolTransportError when `milliseconds` pass without
+ * a value. One timer per quiet period rather than one per value: when it
+ * fires early it sleeps again for what is left since the last value, so a
+ * fast stream costs a clock read per value.
+ */
+function idleTimeout<T>(milliseconds: number, scheduler: SchedulerLike): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      let lastActivity = scheduler.now();
+      const watchdog = scheduler.schedule(function (this: SchedulerAction<unknown>) {
+        const quiet = scheduler.now() - lastActivity;
+        if (quiet >= milliseconds) subscriber.error(new ToolTransportError(`The event stream was silent for ${milliseconds} ms`, "timeout", true));
+        else this.schedule(undefined, milliseconds - quiet);
+      }, milliseconds);
+      const subscription = source.subscribe({
+        next(value) {
+          lastActivity = scheduler.now();
+          subscriber.next(value);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        watchdog.unsubscribe();
+        subscription.unsubscribe();
+      };
+    });
 }
 
 /**
