@@ -28,16 +28,16 @@ try {
     compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: false, types: ["node"], lib: ["ES2022", "DOM"], outDir },
     include,
   });
-  writeFileSync(join(app, "tsconfig.wrapped.json"), JSON.stringify(tsconfig(["src/wrapped.ts", "src/server.ts", "src/state.ts"], "out")));
-  writeFileSync(join(app, "tsconfig.direct.json"), JSON.stringify(tsconfig(["src/direct.ts", "src/server.ts", "src/state.ts"], "out")));
+  writeFileSync(join(app, "tsconfig.wrapped.json"), JSON.stringify(tsconfig(["src/wrapped.ts", "src/server.ts", "src/state.ts", "src/toolClient.ts"], "out")));
+  writeFileSync(join(app, "tsconfig.direct.json"), JSON.stringify(tsconfig(["src/direct.ts", "src/server.ts", "src/state.ts", "src/toolClient.ts"], "out")));
 
   run("npm", ["install", "--no-audit", "--no-fund", "--silent", `./${tarball}`, "rxjs@7.8.2", "@ag-ui/client@1.0.0", "@types/node@20"]);
   if (existsSync(join(app, "node_modules/@carbon/ai-chat"))) throw new Error("@carbon/ai-chat must not be installed in the consumer app");
   // The testing kit costs nothing to those who do not import it: the main bundles hold none of it.
   for (const bundle of ["index.mjs", "index.cjs"]) {
     const code = readFileSync(join(app, "node_modules/carbon-agui-rx/dist", bundle), "utf8");
-    for (const name of ["TestScheduler", "CarbonRecorder", "marbleTest", "scriptedAgent", "node:http"]) {
-      if (code.includes(name)) throw new Error(`dist/${bundle} contains ${name}, which belongs to carbon-agui-rx/testing`);
+    for (const name of ["TestScheduler", "CarbonRecorder", "marbleTest", "scriptedAgent", "node:http", "ToolClient", "startToolServer"]) {
+      if (code.includes(name)) throw new Error(`dist/${bundle} contains ${name}, which belongs to another entry`);
     }
   }
   if (!existsSync(join(app, "node_modules/@ag-ui/client/node_modules/rxjs"))) throw new Error("expected a second rxjs under @ag-ui/client before overrides");

@@ -29,5 +29,17 @@ lastValueFrom(of(...events).pipe(agUiToCarbon({ responseId: "r1" }), toArray()))
     });
     assert.strictEqual(typeof CarbonRecorder, "function");
     console.log("CommonJS carbon-agui-rx/testing: ok");
+    const { ToolClient, ToolServerError } = require("carbon-agui-rx/tool-client");
+    const { startToolServer } = require("carbon-agui-rx/testing");
+    return startToolServer().then((server) =>
+      new ToolClient({ baseUrl: server.url, token: "alice-token" })
+        .invoke("add", { a: 1, b: 2 })
+        .then((call) => {
+          assert.deepStrictEqual(call.result, { sum: 3 });
+          assert.strictEqual(typeof ToolServerError, "function");
+          console.log("CommonJS carbon-agui-rx/tool-client: ok");
+        })
+        .finally(() => server.close()),
+    );
   });
 });

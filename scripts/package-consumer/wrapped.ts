@@ -5,6 +5,7 @@ import { agUiToCarbon, fromAgent, type CarbonStreamChunk } from "carbon-agui-rx"
 import { lastValueFrom, toArray } from "rxjs";
 import { input, startServer } from "./server.js";
 import { checkSharedState } from "./state.js";
+import { checkToolClient } from "./toolClient.js";
 
 const { url, close } = await startServer("wrapped");
 const run = fromAgent(new HttpAgent({ url }));
@@ -14,3 +15,4 @@ const last = chunks.at(-1);
 if (!last || !("final_response" in last) || last.final_response.output.generic[0]?.text !== "wrapped") throw new Error("wrapped: wrong chunks");
 console.log("ESM (fromAgent): ok");
 await checkSharedState("ESM (wrapped)");
+await checkToolClient("ESM (wrapped)");
