@@ -128,6 +128,32 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
   };
 }
 
+/**
+ * Reads `reader` into `parser` until the body ends (true) or `stopped()`
+ * turns true (false); a read that fails is rethrown as `broken(error)`.
+ */
+export async function readEventStream(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  parser: EventStreamParser,
+  stopped: () => boolean,
+  broken: (error: unknown) => unknown,
+): Promise<boolean> {
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw broken(error);
+    }
+    if (stopped()) return false;
+    if (chunk.done) break;
+    parser.push(chunk.value);
+    if (stopped()) return false;
+  }
+  parser.end();
+  return true;
+}
+
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;

@@ -1,7 +1,7 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { Observable } from "rxjs";
 import { AgUiConnectionError, AgUiHttpError, SseFrameTooLargeError } from "../errors";
-import { createEventStreamParser } from "../internal/eventStream";
+import { createEventStreamParser, readEventStream } from "../internal/eventStream";
 import type { ObservableRunAgent } from "./runAgent";
 
 export interface SseRunnerOptions {
@@ -85,19 +85,8 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
           },
         });
         reader = response.body.getReader();
-        for (;;) {
-          let chunk: ReadableStreamReadResult<Uint8Array>;
-          try {
-            chunk = await reader.read();
-          } catch (error) {
-            throw controller.signal.aborted ? error : new AgUiConnectionError(`The connection to ${url} broke mid-stream`, { cause: error });
-          }
-          if (chunk.done) break;
-          parser.push(chunk.value);
-          if (subscriber.closed) return;
-        }
-        parser.end();
-        subscriber.complete();
+        const broken = (error: unknown) => (controller.signal.aborted ? error : new AgUiConnectionError(`The connection to ${url} broke mid-stream`, { cause: error }));
+        if (await readEventStream(reader, parser, () => subscriber.closed, broken)) subscriber.complete();
       };
 
       stream().catch((error: unknown) => subscriber.error(error));

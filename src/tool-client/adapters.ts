@@ -12,8 +12,8 @@ export interface AdapterOptions {
   signal?: AbortSignal;
 }
 
-/** What a tool call gives a framework: the result, or the approval it waits for. */
-export type ToolOutcome = unknown | { pending_approval: string };
+/** What a tool call gives a framework: the tool's result, or `{ pending_approval: approval_id }` while it waits for a reviewer. */
+export type ToolOutcome<T = unknown> = T | { pending_approval: string };
 
 /** A tool for any agent framework. */
 export interface ToolDefinition {

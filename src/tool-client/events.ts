@@ -1,5 +1,5 @@
 import { defer, Observable, retry, timer, type MonoTypeOperatorFunction, type SchedulerAction, type SchedulerLike } from "rxjs";
-import { createEventStreamParser, type EventStreamFrame } from "../internal/eventStream";
+import { createEventStreamParser, readEventStream, type EventStreamFrame } from "../internal/eventStream";
 import { errorFromResponse, readBoundedText } from "./body";
 import { EventStreamError, ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
 import { reachedServer, retryDelay, type Transport } from "./http";
@@ -199,19 +199,8 @@ export function eventStream$(transport: Transport, runId: string, lastEventId: s
         onRetry: (milliseconds) => subscriber.next({ kind: "retry", milliseconds }),
       });
       reader = response.body.getReader();
-      for (;;) {
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (error) {
-          throw new ToolTransportError(`${what}: the connection broke`, "network", true, { cause: error });
-        }
-        if (subscriber.closed) return;
-        if (chunk.done) break;
-        parser.push(chunk.value);
-      }
-      parser.end();
-      subscriber.complete();
+      const broken = (error: unknown) => new ToolTransportError(`${what}: the connection broke`, "network", true, { cause: error });
+      if (await readEventStream(reader, parser, () => subscriber.closed, broken)) subscriber.complete();
     };
 
     read().catch((error: unknown) => subscriber.error(error));
