@@ -1,6 +1,6 @@
 /**
  * The server-sent event framing of the WHATWG HTML standard ("Parsing an
- * event stream"), read from bytes, with a hard size bound. Shared by the AG-UI
+ * event stream"), with a hard size bound in bytes. Shared by the AG-UI
  * runner and the tool client's event stream. Why not eventsource-parser, which
  * the runner used before: see docs/dependencies.md.
  */
