@@ -175,7 +175,8 @@ export function eventStream$(transport: Transport, runId: string, lastEventId: s
 
     const read = async () => {
       const token = await transport.token();
-      const headers: Record<string, string> = { accept: "text/event-stream", "cache-control": "no-cache" };
+      // Only headers a tool server's CORS preflight allows (a Cache-Control request header would be refused in browsers).
+      const headers: Record<string, string> = { accept: "text/event-stream" };
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
       // An empty id means "from the start", as it does for a browser's EventSource.
       if (lastEventId) headers["last-event-id"] = lastEventId;
