@@ -1,7 +1,8 @@
 /**
  * The demos' agent: answers by keyword with streamed text, a stopped story, a
- * failure, history recall, and a weather answer with reasoning, a tool call,
- * shared state and a Carbon card. Served by the testing kit's agent server.
+ * failure, history recall, a weather answer with reasoning, a tool call,
+ * shared state and a Carbon card, and a long answer in one burst of deltas.
+ * Served by the testing kit's agent server.
  */
 import type { RunAgentInput } from "@ag-ui/core";
 import type { SseResponse } from "carbon-agui-rx/testing";
@@ -24,6 +25,26 @@ async function streamAnswer(sse: SseResponse, input: RunAgentInput, text: string
     sse.send({ type: "TEXT_MESSAGE_END", messageId } as never);
     sse.send({ type: "RUN_FINISHED", threadId: input.threadId, runId: input.runId } as never);
   }
+  sse.end();
+}
+
+/** About 12,000 characters of markdown paragraphs, ending in "The end." (so its last words show only once all of it is there). */
+export const LONG_ANSWER = (() => {
+  const sentences = Array.from({ length: 189 }, (_, index) => `Sentence ${index + 1} of a long answer that streams into Carbon AI Chat.${index % 10 === 9 ? "\n\n" : " "}`);
+  return `${sentences.join("")}The end.`;
+})();
+
+/** Sends `text` as one assistant message cut into `deltas` deltas, written all at once (a burst), then ends the run or, when told to wait, leaves it open. */
+function burstAnswer(sse: SseResponse, input: RunAgentInput, text: string, deltas: number, ending: "finish" | "hang") {
+  const { threadId, runId } = input;
+  const messageId = `answer-${runId}`;
+  const cut = (index: number) => Math.round((index * text.length) / deltas);
+  sse.send({ type: "RUN_STARTED", threadId, runId } as never);
+  sse.send({ type: "TEXT_MESSAGE_START", messageId, role: "assistant" } as never);
+  for (let index = 0; index < deltas; index++) sse.send({ type: "TEXT_MESSAGE_CONTENT", messageId, delta: text.slice(cut(index), cut(index + 1)) } as never);
+  if (ending === "hang") return;
+  sse.send({ type: "TEXT_MESSAGE_END", messageId } as never);
+  sse.send({ type: "RUN_FINISHED", threadId, runId } as never);
   sse.end();
 }
 
@@ -98,6 +119,11 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   if (question.includes("weather")) return weatherAnswer(sse, input);
   if (question.includes("story")) {
     return streamAnswer(sse, input, "Once upon a time, in a data centre far away, a very long answer began to stream and stream and stream ", "hang");
+  }
+  if (question.includes("long answer")) {
+    // "long answer in 1 delta", "long answer in 3000 deltas and wait" (the run stays open, for the stop button).
+    const deltas = Number(/in (\d+) delta/.exec(question)?.[1] ?? 3000);
+    return burstAnswer(sse, input, LONG_ANSWER, deltas, question.includes("and wait") ? "hang" : "finish");
   }
   if (question.includes("fail")) return streamAnswer(sse, input, "Let me work that out. The first step is ", "fail");
   if (question.includes("remember")) {

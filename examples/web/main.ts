@@ -17,6 +17,8 @@ declare global {
 
 const adapter = new CarbonAgUiAdapter({
   run: createSseRunner({ url: window.AGUI_URL }),
+  // `?coalesce=off` sends one chunk per delta, for the browser bench to compare.
+  coalesce: new URLSearchParams(location.search).get("coalesce") !== "off",
   // The demo agent asks for details by leaving { phase: "needs_detail", ask } in its state.
   detectClarification: (state) => {
     const { phase, ask } = (state ?? {}) as { phase?: string; ask?: string };

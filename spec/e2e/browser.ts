@@ -6,6 +6,8 @@ import { startWebDemo, type WebDemo } from "../../examples/web/serve";
 /** Chromium from Debian, never a downloaded browser; flags for a closed network. */
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
+export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+
 export interface ChatPage {
   page: Page;
   /** Types a message into Carbon's input and sends it. */
@@ -16,14 +18,14 @@ export interface ChatPage {
 
 const SCREENSHOTS = join(__dirname, "../../.tmp/screenshots");
 
-/** The demo server and one Chromium for a spec file; a fresh page per test, closed after it whatever happened. */
-export function useBrowserDemo(): { open(): Promise<ChatPage> } {
+/** The demo server and one Chromium for a spec file; a fresh page per test (`query` is added to the URL), closed after it whatever happened. */
+export function useBrowserDemo(): { open(query?: string): Promise<ChatPage> } {
   let demo: WebDemo;
   let browser: Browser;
   const pages: Page[] = [];
   beforeAll(async () => {
     demo = await startWebDemo();
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterEach(async () => {
     await Promise.all(pages.splice(0).map((page) => page.close()));
@@ -33,23 +35,30 @@ export function useBrowserDemo(): { open(): Promise<ChatPage> } {
     await demo?.close();
   });
   return {
-    async open() {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+    async open(query = "") {
+      const page = await browser.newPage(PAGE_OPTIONS);
       pages.push(page);
-      await page.goto(demo.url);
-      const input = page.getByRole("textbox").first();
-      await input.waitFor();
-      return {
-        page,
-        async send(text) {
-          await input.fill(text);
-          await input.press("Enter");
-        },
-        async snapshot(name) {
-          mkdirSync(SCREENSHOTS, { recursive: true });
-          await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-        },
-      };
+      return openChatPage(page, `${demo.url}${query}`);
+    },
+  };
+}
+
+export const PAGE_OPTIONS = { viewport: { width: 1100, height: 760 } };
+
+/** Opens the demo at `url` in `page`, once Carbon's input is there. */
+export async function openChatPage(page: Page, url: string): Promise<ChatPage> {
+  await page.goto(url);
+  const input = page.getByRole("textbox").first();
+  await input.waitFor();
+  return {
+    page,
+    async send(text) {
+      await input.fill(text);
+      await input.press("Enter");
+    },
+    async snapshot(name) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
     },
   };
 }

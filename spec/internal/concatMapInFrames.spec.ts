@@ -1,4 +1,4 @@
-import { animationFrameScheduler, asyncScheduler, map, of, throwError, timer } from "rxjs";
+import { animationFrameScheduler, asyncScheduler, EMPTY, from, lastValueFrom, map, of, throwError, timer } from "rxjs";
 import { concatMapInFrames } from "../../src/internal/concatMapInFrames";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
@@ -40,6 +40,15 @@ describe("concatMapInFrames", () => {
       const source = cold("-a-b-|");
       expectObservable(source.pipe(concatMapInFrames((value) => (value === "b" ? throwError(() => error) : of(value)), asyncScheduler))).toBe("-a-#", undefined, error);
     });
+  });
+
+  it("drains a long queue of projections that complete at once without overflowing the stack", async () => {
+    let projected = 0;
+    const values = Array.from({ length: 20_000 }, (_, index) => index);
+    // The first projection is asynchronous, so the rest queue up behind it.
+    const source = from(values).pipe(concatMapInFrames((index) => (index === 0 ? timer(1) : (projected++, EMPTY)), asyncScheduler, Infinity));
+    await lastValueFrom(source, { defaultValue: undefined });
+    expect(projected).toBe(values.length - 1);
   });
 
   itFollowsTheOperatorContract(() => concatMapInFrames((value: string) => of(value), asyncScheduler), "c");

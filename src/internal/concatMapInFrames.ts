@@ -1,4 +1,4 @@
-import { concatMap, defer, finalize, from, tap, timer, type ObservableInput, type OperatorFunction, type SchedulerLike } from "rxjs";
+import { concatWith, from, ignoreElements, NEVER, Observable, tap, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
 
 /** How long deliveries may run back to back: most of a 60 Hz frame (16.7 ms), leaving the rest for layout and paint. */
 export const FRAME_BUDGET_MS = 10;
@@ -18,29 +18,66 @@ export const FRAME_BUDGET_MS = 10;
  */
 export function concatMapInFrames<T, R>(project: (value: T) => ObservableInput<R>, scheduler: SchedulerLike, budgetMs = FRAME_BUDGET_MS): OperatorFunction<T, R> {
   return (source) =>
-    defer(() => {
-      let queued = 0;
+    new Observable<R>((out) => {
+      const queue: T[] = [];
+      /** The projection running, or the wait for the next frame. */
+      let running: Subscription | undefined;
+      let sourceDone = false;
       /** When the current run of back-to-back projections began; undefined while nothing is queued. */
       let since: number | undefined;
-      const done = () => {
-        if (--queued === 0) since = undefined;
-      };
-      return source.pipe(
-        tap(() => queued++),
-        concatMap((value) => {
-          const now = scheduler.now();
-          if (since === undefined || now - since < budgetMs) {
-            since ??= now;
-            return from(project(value)).pipe(finalize(done));
+
+      // A loop rather than concatMap's recursion: a long queue of projections that complete at once would overflow the stack.
+      const drain = () => {
+        while (!running && !out.closed) {
+          if (queue.length === 0) {
+            since = undefined;
+            if (sourceDone) out.complete();
+            return;
           }
-          return timer(0, scheduler).pipe(
-            concatMap(() => {
+          const now = scheduler.now();
+          if (since !== undefined && now - since >= budgetMs) {
+            running = scheduler.schedule(() => {
+              running = undefined;
               since = scheduler.now();
-              return project(value);
-            }),
-            finalize(done),
-          );
-        }),
-      );
+              drain();
+            });
+            return;
+          }
+          since ??= now;
+          let subscribing = true;
+          let finished = false;
+          const projection = from(project(queue.shift()!)).subscribe({
+            next: (value) => out.next(value),
+            error: (error: unknown) => out.error(error),
+            complete: () => {
+              finished = true;
+              if (subscribing) return;
+              running = undefined;
+              drain();
+            },
+          });
+          subscribing = false;
+          if (!finished) running = projection;
+        }
+      };
+      out.add(() => running?.unsubscribe());
+
+      // The source's completion waits (NEVER) until the queue has drained; drain() completes the output.
+      return source
+        .pipe(
+          tap({
+            next: (value) => {
+              queue.push(value);
+              drain();
+            },
+            complete: () => {
+              sourceDone = true;
+              drain();
+            },
+          }),
+          ignoreElements(),
+          concatWith(NEVER),
+        )
+        .subscribe(out);
     });
 }
