@@ -1,4 +1,5 @@
 import activitiesAndState from "./activities-and-state";
+import burst from "./burst";
 import type { MarbleScenario } from "./scenario";
 import cutStream from "./cut-stream";
 import endsWithoutRunFinished from "./ends-without-run-finished";
@@ -16,4 +17,4 @@ import toolCallChunks from "./tool-call-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];
+export const scenarios: readonly MarbleScenario[] = [streamedText, burst, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];

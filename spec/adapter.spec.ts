@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
 import type { Interrupt, RunAgentInput } from "@ag-ui/core";
-import { EMPTY, Observable, of, throwError, type ObservableInput } from "rxjs";
+import { asyncScheduler, EMPTY, Observable, of, throwError, type ObservableInput, type SchedulerLike } from "rxjs";
 import { type AgentScript, type AgentServer, type SseResponse } from "carbon-agui-rx/testing";
 import { startEncodedAgentServer } from "./support/agentServer";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
@@ -208,6 +208,24 @@ describe("CarbonAgUiAdapter", () => {
       expect(streamedText(delivered)).toBe("01234");
       expect(delivered[0]).toMatchObject({ partial_item: { text: "0" } });
       expect(delivered.at(-1)).toHaveProperty("final_response");
+    });
+
+    it("merges deltas at the pace of its scheduler, or of coalesce's own", async () => {
+      const counting = () => {
+        let calls = 0;
+        const scheduler: SchedulerLike = { now: () => asyncScheduler.now(), schedule: ((work: () => void, delay?: number) => (calls++, asyncScheduler.schedule(work, delay))) as SchedulerLike["schedule"] };
+        return { scheduler, calls: () => calls };
+      };
+      const adapterPace = counting();
+      const coalescePace = counting();
+      // A Carbon that takes each chunk at once never makes the adapter wait for a frame: only merging schedules.
+      const adapter = await adapterFor(fiveDeltasThenError, { scheduler: adapterPace.scheduler });
+      await expect(adapter.sendMessage(request("Hi"), options(), new CarbonRecorder())).rejects.toBeInstanceOf(AgUiRunError);
+      expect(adapterPace.calls()).toBeGreaterThan(0);
+      const second = new CarbonAgUiAdapter({ run: createSseRunner({ url: server!.url }), scheduler: adapterPace.scheduler, coalesce: { scheduler: coalescePace.scheduler } });
+      const before = adapterPace.calls();
+      await expect(second.sendMessage(request("Hi"), options(), new CarbonRecorder())).rejects.toBeInstanceOf(AgUiRunError);
+      expect([coalescePace.calls() > 0, adapterPace.calls() - before]).toEqual([true, 0]);
     });
 
     it("on stop, skips the partial chunks still queued: the stopped item and the final response follow at once with all the text", async () => {

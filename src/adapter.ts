@@ -367,7 +367,8 @@ export class CarbonAgUiAdapter {
         ...(onEvent && { onEvent }),
         ...(operators && { operators }),
         ...(validate !== undefined && { validate }),
-        coalesce: coalesce && { scheduler: (coalesce !== true && coalesce.scheduler) || this.scheduler },
+        // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own.
+        coalesce: coalesce === false ? false : { scheduler: (coalesce === true ? undefined : coalesce.scheduler) ?? this.scheduler },
         ...(onInvalidEvent && { onInvalidEvent }),
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),
