@@ -71,6 +71,18 @@ describe("coalesceDeltas", () => {
     });
   });
 
+  it("sends the turn's first text at once, even when options went out in the same window", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const thinking = (content: string) => carbon.options(R, { reasoning: { steps: [{ title: "Reasoning", content }] } }, "m1");
+      const values = chunks({ a: thinking("Let"), b: thinking("Let me"), c: text("Hi"), d: text(" there"), e: text("!") });
+      expectObservable(cold("-(abcde)-|", values).pipe(coalesceDeltas(asyncScheduler))).toBe("-(axe)---|", {
+        a: values.a,
+        x: { ...text("Hi"), partial_response: { message_options: { reasoning: { steps: [{ title: "Reasoning", content: "Let me" }] } } } },
+        e: text(" there!"),
+      });
+    });
+  });
+
   it("keeps what an earlier options chunk had that a later one leaves out, as Carbon's merge by index would", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const earlier = { chain_of_thought: [step("search", "processing"), step("fetch", "processing")] };

@@ -19,10 +19,11 @@ interface Waiting {
  * burst would hold the page for seconds, while its markdown view shows at
  * most one update per 100 ms anyway.
  *
- * A delta that finds no window open goes out at once (the first text is not
- * delayed) and opens one until the scheduler's next task (an animation frame
- * in a browser, else a macrotask). Deltas within the window wait, merged; the
- * window's end sends them and opens the next. Any other chunk (a complete
+ * A delta that finds no window open goes out at once and opens one until the
+ * scheduler's next task (an animation frame in a browser, else a macrotask);
+ * so does the turn's first text, window or not, so the first words are never
+ * delayed. Deltas within the window wait, merged; the window's end sends them
+ * and opens the next. Any other chunk (a complete
  * item, another item's delta, the final response) and the source's end or
  * error send what waits first, so Carbon ends up with exactly what the
  * unmerged chunks give it: text joined, options merged as Carbon merges them.
@@ -38,6 +39,7 @@ export function coalesceDeltas(scheduler: SchedulerLike = frameScheduler()): Mon
     new Observable<CarbonStreamChunk>((out) => {
       let waiting: Waiting | undefined;
       let window: Subscription | undefined;
+      let textSent = false;
 
       const sendWaiting = () => {
         if (!waiting) return;
@@ -60,13 +62,20 @@ export function coalesceDeltas(scheduler: SchedulerLike = frameScheduler()): Mon
                 sendWaiting();
                 return out.next(chunk);
               }
-              if (waiting && joins(waiting.first, chunk)) return join(waiting, chunk);
+              // The turn's first text goes out at once, even when options (reasoning, chain of thought) went out in this window.
+              const firstText = !textSent && typeof chunk.partial_item.text === "string" && chunk.partial_item.text !== "";
+              if (firstText) textSent = true;
+              if (waiting && joins(waiting.first, chunk)) {
+                join(waiting, chunk);
+                if (firstText) sendWaiting();
+                return;
+              }
               sendWaiting();
-              if (window) {
+              if (window && !firstText) {
                 waiting = { first: chunk };
                 return;
               }
-              window = scheduler.schedule(endWindow);
+              window ??= scheduler.schedule(endWindow);
               out.next(chunk);
             },
             complete: sendWaiting,
