@@ -23,11 +23,10 @@ interface Waiting {
  * scheduler's next task (an animation frame in a browser, else a macrotask);
  * so does the turn's first text, window or not, so the first words are never
  * delayed. Deltas within the window wait, merged; the window's end sends them
- * and opens the next. Any other chunk (a complete
- * item, another item's delta, the final response) and the source's end or
- * error send what waits first, so Carbon ends up with exactly what the
- * unmerged chunks give it: text joined, options merged as Carbon merges them.
- * Chunks already sent are never changed.
+ * and opens the next. Any other chunk (a complete item, another item's delta,
+ * the final response) and the source's end or error send what waits first, so
+ * Carbon ends up with exactly what the unmerged chunks give it: text joined,
+ * options merged as Carbon merges them. Chunks already sent are never changed.
  *
  * ```
  * source: -a-(bcd)-(eC)-F|      a…e: text deltas of one item; C: its complete_item; F: final_response
