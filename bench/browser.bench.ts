@@ -16,7 +16,7 @@ import { startWebDemo } from "../examples/web/serve";
 import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "../spec/e2e/browser";
 import { installProbe, probeSaw, readProbe } from "../spec/e2e/probe";
 
-const RUNS = 3;
+const RUNS = 5;
 
 /** Lets what is still running finish (the rest of an answer, the final response), so counts and long tasks are complete. */
 const settle = (page: Page) => page.waitForTimeout(1_000);

@@ -368,7 +368,7 @@ export class CarbonAgUiAdapter {
         ...(operators && { operators }),
         ...(validate !== undefined && { validate }),
         // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own.
-        coalesce: coalesce === false ? false : { scheduler: (coalesce === true ? undefined : coalesce.scheduler) ?? this.scheduler },
+        coalesce: coalesce === false ? false : Object.assign({}, coalesce === true ? undefined : coalesce, { scheduler: (coalesce === true ? undefined : coalesce.scheduler) ?? this.scheduler }),
         ...(onInvalidEvent && { onInvalidEvent }),
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),

@@ -168,10 +168,23 @@ describe("agUiToCarbon", () => {
   describe("merging deltas (coalesce)", () => {
     const burst = { ...turn, a: ev.text("m1", "Once "), b: ev.text("m1", "upon "), c: ev.text("m1", "a time") };
 
-    it("sends the first delta of a burst at once and the rest as one delta, by default", () => {
+    it("sends the first delta of a burst at once and the rest as one delta within 100 ms, by default", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("R-S-(abc)-E----F-|", burst);
+        // The window stays open 100 ms: the complete item comes first and sends what waits.
+        expectObservable(source.pipe(agUiToCarbon({ responseId: "r1" }))).toBe("----p-----(qC)-(f|)", {
+          p: carbon.partialText("r1", "m1", "Once "),
+          q: carbon.partialText("r1", "m1", "upon a time"),
+          C: carbon.completeText("r1", "m1", "Once upon a time"),
+          f: carbon.final("r1", [carbon.textItem("m1", "Once upon a time")]),
+        });
+      });
+    });
+
+    it("merges per task of the scheduler with coalesce: { intervalMs: 0 }", () => {
       testScheduler().run(({ cold, expectObservable }) => {
         const source = cold("R-S-(abc)-E-F-|", burst);
-        expectObservable(source.pipe(agUiToCarbon({ responseId: "r1" }))).toBe("----(pq)--C-(f|)", {
+        expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", coalesce: { intervalMs: 0 } }))).toBe("----(pq)--C-(f|)", {
           p: carbon.partialText("r1", "m1", "Once "),
           q: carbon.partialText("r1", "m1", "upon a time"),
           C: carbon.completeText("r1", "m1", "Once upon a time"),

@@ -16,7 +16,7 @@ describe("coalesceDeltas", () => {
   it("sends the first delta at once and the rest of a burst as one delta when the window ends", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-a-(bcd)-e-|", chunks({ a: text("Hel"), b: text("lo"), c: text(", "), d: text("world"), e: text("!") }));
-      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-a-(bx)--e-|", {
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-a-(bx)--e-|", {
         a: text("Hel"),
         b: text("lo"),
         x: text(", world"),
@@ -26,12 +26,25 @@ describe("coalesceDeltas", () => {
     });
   });
 
+  it("keeps each window open 100 ms by default, how often Carbon's markdown view refreshes", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-b 50ms c 50ms d 100ms e-|", chunks({ a: text("1"), b: text("2"), c: text("3"), d: text("4"), e: text("5") }));
+      // a opens a window (frames 1–101): b and c wait for its end; d, at 105, for the next one's (201); e, at 206, for the source's end.
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-a 99ms x 99ms y 6ms (e|)", {
+        a: text("1"),
+        x: text("23"),
+        y: text("4"),
+        e: text("5"),
+      });
+    });
+  });
+
   it("sends at most one merged delta per animation frame, and a delta at once when no window is open", () => {
     testScheduler().run(({ animate, cold, expectObservable }) => {
       animate("            -----x-----x-----x");
       const source = cold("-a-b-c-d-----------e-|", chunks({ a: text("1"), b: text("2"), c: text("3"), d: text("4"), e: text("5") }));
       // Frame 5 sends b; c and d wait for frame 11; frame 17 finds nothing and closes the window.
-      expectObservable(source.pipe(coalesceDeltas(animationFrameScheduler))).toBe("-a---b-----x-------e-|", {
+      expectObservable(source.pipe(coalesceDeltas(animationFrameScheduler, 0))).toBe("-a---b-----x-------e-|", {
         a: text("1"),
         b: text("2"),
         x: text("34"),
@@ -52,7 +65,7 @@ describe("coalesceDeltas", () => {
         F: carbon.final(R, [carbon.textItem("m1", "Hello"), carbon.textItem("m2", "Second"), carbon.textItem("m3", "Third")]),
       });
       const source = cold("-(abC)-(defF|)", values);
-      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(abC)-(defF|)", values);
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-(abC)-(defF|)", values);
     });
   });
 
@@ -64,7 +77,7 @@ describe("coalesceDeltas", () => {
         "-(abcd)-|",
         chunks({ a: text("Hi"), b: carbon.options(R, processing, "m1"), c: carbon.options(R, reasoning("Let me"), "m1"), d: text(" there") }),
       );
-      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax)---|", {
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-(ax)---|", {
         a: text("Hi"),
         x: { ...text(" there"), partial_response: { message_options: reasoning("Let me") } },
       });
@@ -75,7 +88,7 @@ describe("coalesceDeltas", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const thinking = (content: string) => carbon.options(R, { reasoning: { steps: [{ title: "Reasoning", content }] } }, "m1");
       const values = chunks({ a: thinking("Let"), b: thinking("Let me"), c: text("Hi"), d: text(" there"), e: text("!") });
-      expectObservable(cold("-(abcde)-|", values).pipe(coalesceDeltas(asyncScheduler))).toBe("-(axe)---|", {
+      expectObservable(cold("-(abcde)-|", values).pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-(axe)---|", {
         a: values.a,
         x: { ...text("Hi"), partial_response: { message_options: { reasoning: { steps: [{ title: "Reasoning", content: "Let me" }] } } } },
         e: text(" there!"),
@@ -88,7 +101,7 @@ describe("coalesceDeltas", () => {
       const earlier = { chain_of_thought: [step("search", "processing"), step("fetch", "processing")] };
       const later = { chain_of_thought: [{ status: "success" as const }] };
       const source = cold("-(abc)|", chunks({ a: text("Hi"), b: carbon.options(R, earlier, "m1"), c: carbon.options(R, later, "m1") }));
-      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax)-|", {
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-(ax)-|", {
         a: text("Hi"),
         x: carbon.options(R, { chain_of_thought: [step("search", "success"), step("fetch", "processing")] }, "m1"),
       });
@@ -99,7 +112,7 @@ describe("coalesceDeltas", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const card = { partial_item: { response_type: "user_defined", streaming_metadata: { id: "m1" } }, streaming_metadata: { response_id: R } };
       const values = chunks({ a: text("Hi"), b: card, c: card, d: carbon.partialText("resp-2", "m1", "Other") });
-      expectObservable(cold("-(abcd)-|", values).pipe(coalesceDeltas(asyncScheduler))).toBe("-(abcd)-|", values);
+      expectObservable(cold("-(abcd)-|", values).pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-(abcd)-|", values);
     });
   });
 
@@ -107,14 +120,14 @@ describe("coalesceDeltas", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const error = new Error("socket hang up");
       const source = cold("-(abc#)", chunks({ a: text("a"), b: text("b"), c: text("c") }), error);
-      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax#)", { a: text("a"), x: text("bc") }, error);
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-(ax#)", { a: text("a"), x: text("bc") }, error);
     });
   });
 
   it("sends what waits when the source completes", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-(abc|)", chunks({ a: text("a"), b: text("b"), c: text("c") }));
-      expectObservable(source.pipe(coalesceDeltas(asyncScheduler))).toBe("-(ax|)", { a: text("a"), x: text("bc") });
+      expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 0))).toBe("-(ax|)", { a: text("a"), x: text("bc") });
     });
   });
 
@@ -131,7 +144,7 @@ describe("coalesceDeltas", () => {
     testScheduler().run(({ animate, hot, expectObservable, expectSubscriptions }) => {
       animate("           -----x");
       const source = hot("-(ab)-c-|", chunks({ a: text("a"), b: text("b"), c: text("c") }));
-      expectObservable(source.pipe(coalesceDeltas(spy)), "^--!").toBe("-a", { a: text("a") });
+      expectObservable(source.pipe(coalesceDeltas(spy, 0)), "^--!").toBe("-a", { a: text("a") });
       expectSubscriptions(source.subscriptions).toBe("^--!");
     });
     expect(scheduled.length).toBeGreaterThan(0);
@@ -139,19 +152,19 @@ describe("coalesceDeltas", () => {
   });
 
   it("stops a synchronous source of deltas when the consumer takes the first", () => {
-    expect(producedBeforeUnsubscribe((index) => text(`${index}`), coalesceDeltas(asyncScheduler), 1)).toEqual([0]);
+    expect(producedBeforeUnsubscribe((index) => text(`${index}`), coalesceDeltas(asyncScheduler, 0), 1)).toEqual([0]);
   });
 
   it("gives the same text and the same end result as the unmerged chunks, whatever the bursts", () => {
     const pieces = Array.from({ length: 500 }, (_, index) => `w${index} `);
     const unmerged = [...pieces.map((piece) => text(piece)), carbon.completeText(R, "m1", pieces.join(""))];
     const merged: CarbonStreamChunk[] = [];
-    from(deepFreeze(unmerged)).pipe(coalesceDeltas(asyncScheduler)).subscribe((chunk) => merged.push(chunk));
+    from(deepFreeze(unmerged)).pipe(coalesceDeltas(asyncScheduler, 0)).subscribe((chunk) => merged.push(chunk));
     const joined = (list: CarbonStreamChunk[]) => list.map((chunk) => ("partial_item" in chunk ? chunk.partial_item.text : "")).join("");
     expect(merged).toHaveLength(3);
     expect(joined(merged)).toBe(joined(unmerged));
     expect(merged.at(-1)).toBe(unmerged.at(-1));
   });
 
-  itFollowsTheOperatorContract(() => coalesceDeltas(asyncScheduler), carbon.completeText(R, "m1", "Hello"));
+  itFollowsTheOperatorContract(() => coalesceDeltas(asyncScheduler, 0), carbon.completeText(R, "m1", "Hello"));
 });

@@ -51,10 +51,10 @@ export interface AgUiToCarbonOptions
   operators?: readonly MonoTypeOperatorFunction<PipelineElement>[];
   /**
    * Merge consecutive text deltas of an item (and the reasoning and
-   * chain-of-thought updates riding on them) into one chunk per frame (see
-   * `coalesceDeltas()`). Default `true`, paced by animation frames in a
-   * browser, else by macrotasks; `{ scheduler }` paces it by another
-   * scheduler; `false` sends one chunk per delta.
+   * chain-of-thought updates riding on them) into one chunk per 100 ms, and
+   * at most one per frame (see `coalesceDeltas()`). Default `true`, paced by
+   * animation frames in a browser, else by macrotasks; `{ scheduler,
+   * intervalMs }` changes either; `false` sends one chunk per delta.
    */
   coalesce?: boolean | CoalesceOptions;
 }
@@ -62,6 +62,8 @@ export interface AgUiToCarbonOptions
 export interface CoalesceOptions {
   /** One merged chunk at most per task of this scheduler. Default: animation frames in a browser, else the async scheduler. */
   scheduler?: SchedulerLike;
+  /** One merged chunk at most per this many milliseconds; 0 for one per task of the scheduler. Default 100, how often Carbon's markdown view refreshes. */
+  intervalMs?: number;
 }
 
 /**
@@ -70,8 +72,8 @@ export interface CoalesceOptions {
  * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → toStreamChunks → coalesceDeltas`
  *
  * ```
- * source: --R--S--a--b--E--F|    R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
- * result: --------p--q--c--(f|)  p, q: partial_item deltas (merged only when several come in one frame); c: complete_item "Hello"; f: final_response
+ * source: --R--S--a--b--E---F|     R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
+ * result: --------p-----(qc)(f|)   p: the first delta, at once; q: the next, held (up to 100 ms) until c, the complete_item "Hello"; f: final_response
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
@@ -98,7 +100,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     trackHistory(conversation),
     messagesSnapshot(conversation),
     toStreamChunks(options),
-    ...(coalesce === false ? [] : [coalesceDeltas(coalesce === true ? undefined : coalesce.scheduler)]),
+    ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs)]),
   ];
   // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
   const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>

@@ -15,7 +15,7 @@ export interface CarbonExpectation {
 export interface MarbleTestHelpers extends RunHelpers {
   /** A cold AG-UI event stream. */
   agent(marble: string, values?: Record<string, BaseEvent>, error?: unknown): Observable<BaseEvent>;
-  /** Runs the events through `agUiToCarbon()` (response id "r1", your options added) and asserts what comes out. */
+  /** Runs the events through `agUiToCarbon()` (response id "r1", deltas merged per virtual frame, your options added) and asserts what comes out. */
   expectCarbon(events: Observable<BaseEvent>, options?: AgUiToCarbonOptions): CarbonExpectation;
 }
 
@@ -43,7 +43,8 @@ export function marbleTest(body: (helpers: MarbleTestHelpers) => void, options: 
       ...helpers,
       agent: (marble, values, error) => helpers.cold(marble, values, error),
       expectCarbon: (events, pipelineOptions = {}) => {
-        const chunks = events.pipe(agUiToCarbon({ responseId: TEST_RESPONSE_ID, ...pipelineOptions }));
+        // Deltas merge per virtual frame: production's 100 ms window would swallow every marble's deltas into one.
+        const chunks = events.pipe(agUiToCarbon({ responseId: TEST_RESPONSE_ID, coalesce: { intervalMs: 0 }, ...pipelineOptions }));
         return {
           toBe: (marble, values, error) => helpers.expectObservable(chunks).toBe(marble, values, error),
           toShow: (transcript) => {
