@@ -1,11 +1,13 @@
 /**
  * The demos' agent: answers by keyword with streamed text, a stopped story, a
  * failure, history recall, a weather answer with reasoning, a tool call,
- * shared state and a Carbon card, and a long answer in one burst of deltas.
- * Served by the testing kit's agent server.
+ * shared state and a Carbon card, and a long answer in one burst of deltas;
+ * with a tool client, an e-mail sent through a tool server that asks for
+ * approval. Served by the testing kit's agent server.
  */
 import type { RunAgentInput } from "@ag-ui/core";
-import type { SseResponse } from "carbon-agui-rx/testing";
+import type { AgentScript, SseResponse } from "carbon-agui-rx/testing";
+import type { ToolClient } from "carbon-agui-rx/tool-client";
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -132,3 +134,49 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   return streamAnswer(sse, input, "I'm a **scripted AG-UI agent**. My answer streams as text deltas into Carbon AI Chat through carbon-agui-rx.");
 }
 
+
+/**
+ * The demo agent with tools behind it: "e-mail" sends one through the tool
+ * server (`send_email` needs a reviewer there), so the agent shows the tool
+ * call, interrupts with the server's approval id, and on the person's answer
+ * decides that approval — with the arguments they edited — and reports the
+ * tool's result. Everything else goes to `scriptedAgent`.
+ */
+export function scriptedAgentWithTools(tools: ToolClient): AgentScript {
+  return async (input, sse) => {
+    const decision = input.resume?.[0];
+    if (decision?.interruptId.startsWith("apr_")) return decideEmail(sse, input, tools, decision);
+    const last = input.messages.at(-1);
+    const question = typeof last?.content === "string" ? last.content.toLowerCase() : "";
+    if (!decision && question.includes("e-mail")) return emailThroughToolServer(sse, input, tools);
+    return scriptedAgent(input, sse);
+  };
+}
+
+async function emailThroughToolServer(sse: SseResponse, input: RunAgentInput, tools: ToolClient) {
+  const { threadId, runId } = input;
+  const send = (event: object) => sse.send(event as never);
+  const toolCallId = `email-${runId}`;
+  const args = { to: "ops@example.com", subject: "Deploy finished" };
+  send({ type: "RUN_STARTED", threadId, runId });
+  send({ type: "TOOL_CALL_START", toolCallId, toolCallName: "send_email", parentMessageId: `tools-${runId}` });
+  send({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(args) });
+  send({ type: "TOOL_CALL_END", toolCallId });
+  // The thread is the tool server's run; the tool call id keys the invoke, so a retried run never sends twice.
+  const call = await tools.invoke<{ to: string }>("send_email", args, { runId: threadId, threadId, idempotencyKey: toolCallId });
+  if (call.status === "ok") {
+    send({ type: "TOOL_CALL_RESULT", messageId: `result-${runId}`, toolCallId, content: JSON.stringify(call.result) });
+    return streamAnswer(sse, input, `Sent to ${call.result.to}.`);
+  }
+  const interrupt = { id: call.approval_id, reason: "tool_approval", message: "The tool server needs your approval to send this e-mail.", toolCallId };
+  send({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: [interrupt] } });
+  sse.end();
+}
+
+async function decideEmail(sse: SseResponse, input: RunAgentInput, tools: ToolClient, decision: NonNullable<RunAgentInput["resume"]>[number]) {
+  const edited = (decision.payload as { args?: Record<string, unknown> } | null)?.args;
+  const approved = decision.status !== "cancelled";
+  const outcome = await tools.decide<{ to: string; cc?: string }>(decision.interruptId, approved ? { approved, ...(edited && { editedArguments: edited }) } : { approved, reason: "rejected in the chat" });
+  const text = outcome.status === "ok" ? `Sent through the tool server to ${outcome.result.to}${outcome.result.cc ? ` (cc ${outcome.result.cc})` : ""}.` : "Okay, the e-mail was not sent.";
+  return streamAnswer(sse, input, text);
+}

@@ -3,18 +3,21 @@
  * with Carbon AI Chat's web component that talks to it (or to AGUI_URL).
  */
 import { EventEncoder } from "@ag-ui/encoder";
-import { scriptedAgent as serveScriptedAgent } from "carbon-agui-rx/testing";
+import { scriptedAgent as serveScriptedAgent, startToolServer, type ToolServer } from "carbon-agui-rx/testing";
+import { ToolClient } from "carbon-agui-rx/tool-client";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { scriptedAgent } from "../scripted-conversation";
+import { scriptedAgentWithTools } from "../scripted-conversation";
 
 export interface WebDemo {
   /** The page. */
   readonly url: string;
   /** The AG-UI endpoint the page talks to. */
   readonly agentUrl: string;
+  /** The reference tool server the scripted agent calls through `ToolClient` (absent with AGUI_URL). */
+  readonly toolServer: ToolServer | undefined;
   close(): Promise<void>;
 }
 
@@ -39,7 +42,10 @@ const page = (agentUrl: string) => `<!doctype html>
 export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<WebDemo> {
   const encoder = new EventEncoder();
   // The testing kit's scripted agent, speaking real SSE through the protocol's own encoder.
-  const agent = agentUrl ? undefined : await serveScriptedAgent(scriptedAgent, { encode: (event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]) });
+  // Behind the agent, the reference tool server, called as a backend would: through ToolClient.
+  const toolServer = agentUrl ? undefined : await startToolServer();
+  const tools = toolServer && new ToolClient({ baseUrl: toolServer.url, token: "alice-token" });
+  const agent = tools ? await serveScriptedAgent(scriptedAgentWithTools(tools), { encode: (event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]) }) : undefined;
   const endpoint = agentUrl ?? agent!.url;
   const bundle = join(__dirname, "dist", "page.js");
   const server = createServer(async (request, response) => {
@@ -55,14 +61,18 @@ export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<Web
   return {
     url: `http://127.0.0.1:${port}/`,
     agentUrl: endpoint,
+    toolServer,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await agent?.close();
+      await toolServer?.close();
     },
   };
 }
 
 if (require.main === module) {
-  void startWebDemo().then((demo) => console.log(`carbon-agui-rx demo: open ${demo.url}  (agent: ${demo.agentUrl}; Ctrl+C to stop)`));
+  void startWebDemo().then((demo) =>
+    console.log(`carbon-agui-rx demo: open ${demo.url}  (agent: ${demo.agentUrl}${demo.toolServer ? `, its tool server: ${demo.toolServer.url}` : ""}; Ctrl+C to stop)`),
+  );
 }

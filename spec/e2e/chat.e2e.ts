@@ -106,6 +106,18 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await messages(page).getByText("Done: deleted old.log.").waitFor();
   });
 
+  it("sends an e-mail through the tool server: its approval becomes the card, the edited arguments reach the tool", async () => {
+    const { page, send, snapshot } = await demo.open();
+    await send("Please e-mail ops that the deploy finished");
+    const editor = page.locator(".cagr-decision-card textarea");
+    await editor.waitFor();
+    expectPage(JSON.parse(await editor.inputValue())).toEqual({ to: "ops@example.com", subject: "Deploy finished" });
+    await editor.fill('{"to": "ops@example.com", "subject": "Deploy finished", "cc": "audit@example.com"}');
+    await snapshot("tool-server-approval");
+    await page.getByRole("button", { name: "Approve with changes" }).click();
+    await messages(page).getByText("Sent through the tool server to ops@example.com (cc audit@example.com).").waitFor();
+  });
+
   it("re-arms the card when the resume fails before any event, and the second answer goes through", async () => {
     const { page, send } = await demo.open();
     await send("Please delete my flaky files");
