@@ -69,6 +69,11 @@ describe("createEventStreamParser", () => {
     expect(parse([stream.subarray(0, 2), stream.subarray(2)]).frames).toEqual([frame({ data: "a" })]);
   });
 
+  it("keeps a CRLF whole when an empty chunk falls between its CR and its LF", () => {
+    const { frames } = parse([bytes("id: 1\r\ndata: a\r"), new Uint8Array(0), bytes("\ndata: b\r\n\r\n")]);
+    expect(frames).toEqual([frame({ id: "1", lastEventId: "1", data: "a\nb" })]);
+  });
+
   it("drops a frame the stream ends in the middle of", () => {
     expect(parseText("data: a\n\ndata: b\n").frames.map((f) => f.data)).toEqual(["a"]);
   });

@@ -43,6 +43,15 @@ describe("errorFromResponse", () => {
     expect(JSON.stringify(error)).not.toMatch(/secret/);
   });
 
+  it("drops members that are not what RFC 9457 says they are, since they may echo the input", () => {
+    const body = { type: "about:blank", kind: "tool-args-invalid", detail: { password: "hunter2" }, errors: { password: { input: "hunter2" } } };
+    const error = errorFromResponse(problemResponse(422, body), JSON.stringify(body), 0) as ToolArgsInvalidError;
+    expect(error).toBeInstanceOf(ToolArgsInvalidError);
+    expect(error.errors).toEqual([]);
+    expect(error.message).toBe("The tool server answered 422");
+    expect(JSON.stringify(error)).not.toContain("hunter2");
+  });
+
   it("reads Retry-After", () => {
     const error = errorFromResponse(problemResponse(429, { type: "about:blank", kind: "budget-exceeded" }, { "retry-after": "30" }), "{}", 0);
     expect(error.retryAfterMs).toBe(30_000);

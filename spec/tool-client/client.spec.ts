@@ -291,6 +291,29 @@ describe("ToolClient over HTTP, against the reference tool server", () => {
     });
   });
 
+  describe("options", () => {
+    it("bounds an attempt by timeoutMs even when the token function or fetch never settles", async () => {
+      const hangingToken = new ToolClient({ baseUrl: server.url, token: () => new Promise<string>(() => undefined), timeoutMs: 100, retry: false });
+      await expect(hangingToken.listTools()).rejects.toMatchObject({ name: "ToolTransportError", reason: "timeout" });
+      const deafFetch: typeof fetch = () => new Promise<Response>(() => undefined);
+      await expect(client({ fetch: deafFetch, timeoutMs: 100, retry: false }).invoke("add", { a: 1, b: 1 })).rejects.toMatchObject({ reason: "timeout" });
+    });
+
+    it("takes timeoutMs: Infinity as no timeout, and refuses a timeout that is not a positive number", async () => {
+      server.inject({ type: "slow", delayMs: 50 }, { route: "tools" });
+      await expect(client({ timeoutMs: Infinity }).listTools()).resolves.toEqual(expect.any(Array));
+      for (const timeoutMs of [0, -1, Number.NaN]) expect(() => client({ timeoutMs })).toThrow(TypeError);
+    });
+
+    it("keeps the default for a retry field left undefined, and refuses a negative one", async () => {
+      server.inject({ type: "status", status: 503 }, { route: "tools", times: 10 });
+      await expect(client({ retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: undefined } }).listTools()).rejects.toBeInstanceOf(ServiceUnavailableError);
+      expect(requestsTo("/tools")).toHaveLength(2);
+      expect(() => client({ retry: { maxRetries: -1 } })).toThrow(TypeError);
+      expect(() => client({ retry: { baseDelayMs: Number.NaN } })).toThrow(TypeError);
+    });
+  });
+
   describe("aborting", () => {
     it("rejects with the signal's reason and closes the connection", async () => {
       const controller = new AbortController();

@@ -13,7 +13,7 @@ async function restart(options: ToolServerOptions = {}) {
   await server?.close();
   server = await startToolServer(options);
 }
-afterEach(() => server.close());
+afterEach(() => server?.close());
 
 const client = (options: { token?: string; fetch?: typeof fetch } = {}) => new ToolClient({ baseUrl: server.url, token: "alice-token", retry: fastRetry, ...options });
 const collect = (runId: string, options: EventsOptions = {}, c = client()) => firstValueFrom(c.events$(runId, options).pipe(toArray()));
@@ -28,6 +28,59 @@ async function connected(count = 1) {
   }
   await tick();
 }
+
+/** A fetch answering each connection from `answers` in turn, recording the headers it was sent. */
+function scriptedFetch(answers: (() => Response)[]) {
+  const sent: Record<string, string>[] = [];
+  const fetchImpl: typeof fetch = async (_input, init) => {
+    sent.push(Object.fromEntries(new Headers(init?.headers).entries()));
+    const answer = answers.shift();
+    if (!answer) throw new Error("no more answers planned");
+    return answer();
+  };
+  return { fetchImpl, sent };
+}
+const sse = (chunks: (string | number)[], contentType = "text/event-stream") =>
+  new Response(
+    new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const chunk of chunks) {
+          if (typeof chunk === "number") await tick(chunk);
+          else controller.enqueue(new TextEncoder().encode(chunk));
+        }
+        controller.close();
+      },
+    }),
+    { headers: { "content-type": contentType } },
+  );
+
+describe("ToolClient.events$ against edge-case answers", () => {
+  const offline = (fetchImpl: typeof fetch) => new ToolClient({ baseUrl: "http://127.0.0.1:9/api", fetch: fetchImpl, retry: fastRetry });
+
+  it("does not send an id that cannot travel in a header as Last-Event-ID, and refuses one given as lastEventId", async () => {
+    const { fetchImpl, sent } = scriptedFetch([() => sse(["id: 事件-1\ndata: {\"n\":1}\n\n"]), () => sse(["id: 事件-1\ndata: {\"n\":1}\n\nid: 2\nevent: end\ndata: {}\n\n"])]);
+    const events = await firstValueFrom(offline(fetchImpl).events$("r").pipe(toArray()));
+    expect(events.map((event) => event.id)).toEqual(["事件-1", "2"]);
+    expect(sent[1]?.["last-event-id"]).toBeUndefined();
+    expect(() => offline(fetchImpl).events$("r", { lastEventId: "事件-1" })).toThrow(TypeError);
+  });
+
+  it("retries a connect whose error answer breaks off mid-body, like any broken connection", async () => {
+    const brokenBody = () =>
+      new Response(new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(new TextEncoder().encode('{"type":')), controller.error(new TypeError("terminated"))) }), { status: 503 });
+    const { fetchImpl } = scriptedFetch([brokenBody, () => sse(["event: end\ndata: {}\n\n"], "Text/Event-Stream; charset=utf-8")]);
+    await expect(firstValueFrom(offline(fetchImpl).events$("r").pipe(toArray()))).resolves.toEqual([{ id: undefined, event: "end", data: {} }]);
+  });
+
+  it("counts any bytes as life: an event arriving slowly in pieces does not trip the idle timeout", async () => {
+    const data = `data: {"text":"${"x".repeat(40)}"}`;
+    const pieces = Array.from({ length: 8 }, (_, index) => data.slice(index * 6, index * 6 + 6));
+    const { fetchImpl, sent } = scriptedFetch([() => sse([...pieces.flatMap((piece) => [piece, 60]), data.slice(48), "\n\nevent: end\ndata: {}\n\n"])]);
+    const events = await firstValueFrom(offline(fetchImpl).events$("r", { idleTimeoutMs: 150 }).pipe(toArray()));
+    expect(events).toHaveLength(2);
+    expect(sent).toHaveLength(1);
+  });
+});
 
 describe("ToolClient.events$ over HTTP, against the reference tool server", () => {
   beforeEach(() => restart());
@@ -170,6 +223,19 @@ describe("ToolClient.events$ over HTTP, against the reference tool server", () =
     expect(error.eventId).toBe("1");
     expect(error.message).not.toContain("s3cret");
     expect(eventRequests()).toHaveLength(2);
+  });
+
+  it("events(): return() while a step waits closes the connection at once and ends the waiting step", async () => {
+    const runId = newRun();
+    const signals: AbortSignal[] = [];
+    const recording: typeof fetch = (input, init) => (signals.push(init!.signal!), fetch(input, init));
+    const iterator = client({ fetch: recording }).events(runId);
+    const step = iterator.next();
+    await connected();
+    await expect(iterator.return!()).resolves.toEqual({ value: undefined, done: true });
+    await expect(step).resolves.toEqual({ value: undefined, done: true });
+    expect(signals[0]?.aborted).toBe(true);
+    await expect(iterator.next()).resolves.toEqual({ value: undefined, done: true });
   });
 
   it("refuses another principal's run with ForbiddenError, without retrying", async () => {

@@ -22,7 +22,7 @@ const items: Record<string, StreamItem> = {
   e: frame("5", "end", {}),
   E: frame(undefined, "end", undefined),
   i: frame("9", undefined, undefined),
-  k: { kind: "comment" },
+  k: { kind: "bytes" },
   r: { kind: "retry", milliseconds: 2_000 },
   x: { kind: "frame", frame: { id: "7", lastEventId: "7", event: "tool.progress", data: "{oops secret" } },
 };
@@ -145,6 +145,15 @@ describe("resumableEvents", () => {
       });
     });
 
+    it("never times out with idleTimeoutMs: Infinity", () => {
+      testScheduler().run((helpers) => {
+        const { connect, opened } = connections(helpers, ["-a 1000000ms e"]);
+        helpers.expectObservable(resumableEvents(connect, settings({ idleTimeoutMs: Infinity }))).toBe("-a 1000000ms (e|)", out);
+        helpers.flush();
+        expect(opened).toHaveLength(1);
+      });
+    });
+
     it("waits the server's retry: instead of its own backoff, capped at maxDelayMs", () => {
       testScheduler().run((helpers) => {
         const { connect } = connections(helpers, ["-r-a#", "-e"]);
@@ -256,6 +265,16 @@ describe("resumableEvents", () => {
         const result = resumableEvents(() => planned.shift()!, settings());
         const delivered = ev(longId, "tool.progress", { n: 1 });
         helpers.expectObservable(result).toBe("-l 999ms --l-(e|)", { l: delivered, e: out.e! });
+      });
+    });
+
+    it("does not count a replayed long id as progress: a server replaying it forever is given up on", () => {
+      const long = frame("x".repeat(300), "tool.progress", { n: 1 });
+      testScheduler().run((helpers) => {
+        const planned = ["-l#", "-l#", "-l#"].map((marble) => helpers.cold(marble, { l: long }, drop));
+        const result = resumableEvents(() => planned.shift()!, settings());
+        const delivered = ev("x".repeat(300), "tool.progress", { n: 1 });
+        helpers.expectObservable(result).toBe("-l 999ms --l 2000ms -l#", { l: delivered }, new ToolTransportError("The event stream failed 3 times in a row without a new event", "network", true));
       });
     });
 

@@ -85,6 +85,8 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
 
   return {
     push(bytes) {
+      // An empty chunk must not forget that the last one ended in CR (a CRLF split around it).
+      if (bytes.length === 0) return;
       const text = decoder.decode(bytes, { stream: true });
       // All ASCII (the usual case): characters are bytes, and counting them is free. (A character split
       // across chunks can pass for one byte here: the bound is then off by at most three bytes.)

@@ -3,13 +3,13 @@ import type { JsonSchema } from "./types";
 
 export interface AdapterOptions {
   /** Only tools with any of these tags. */
-  tags?: string[];
+  tags?: string[] | undefined;
   /** The run every call belongs to (sent as `run_id`). */
-  runId?: string;
+  runId?: string | undefined;
   /** Sent as `thread_id`. */
-  threadId?: string;
+  threadId?: string | undefined;
   /** Aborts listing the tools. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** What a tool call gives a framework: the tool's result, or `{ pending_approval: approval_id }` while it waits for a reviewer. */
@@ -27,14 +27,19 @@ export interface ToolDefinition {
 }
 
 /** What the Vercel AI SDK's `tool()` is given (`inputSchema` for AI SDK 5, `parameters` for 4). */
-export interface VercelToolSpec<TSchema> {
+export interface VercelToolSpec<TSchema = unknown> {
   description: string;
   inputSchema: TSchema;
   parameters: TSchema;
-  execute(args: Record<string, unknown>, options?: { abortSignal?: AbortSignal }): Promise<ToolOutcome>;
+  execute(args: Record<string, unknown>, options?: { abortSignal?: AbortSignal | undefined }): Promise<ToolOutcome>;
 }
 
-export type VercelToolFactory<TTool, TSchema> = (spec: VercelToolSpec<TSchema>) => TTool;
+/**
+ * The SDK's `tool` function. Typed loosely on purpose: its overloads (and
+ * their differences between AI SDK 4 and 5) would not match a precise
+ * signature; the SDK checks the spec itself.
+ */
+export type VercelToolFactory<TTool> = (spec: any) => TTool;
 
 export async function toolDefinitions(client: ToolClient, options: AdapterOptions): Promise<ToolDefinition[]> {
   const { tags, runId, threadId, signal } = options;
@@ -57,7 +62,7 @@ export async function toolDefinitions(client: ToolClient, options: AdapterOption
 
 export async function asVercelTools<TTool, TSchema>(
   client: ToolClient,
-  tool: VercelToolFactory<TTool, TSchema>,
+  tool: VercelToolFactory<TTool>,
   jsonSchema: (schema: JsonSchema) => TSchema,
   options: AdapterOptions,
 ): Promise<Record<string, TTool>> {

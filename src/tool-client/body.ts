@@ -68,7 +68,10 @@ function readProblem(text: string, status: number, statusText: string): Problem 
     return { type: "about:blank", status, title: statusText || `HTTP ${status}` };
   }
   const problem: Problem = { ...body, type: typeof body.type === "string" ? body.type : "about:blank" };
+  // Members RFC 9457 types as strings, and `errors` as a list, are dropped when they are not: they may echo the input.
+  for (const member of ["title", "detail", "instance", "kind"] as const) if (typeof body[member] !== "string") delete problem[member];
   if (Array.isArray(body.errors)) problem.errors = body.errors.map(argumentProblem);
+  else delete problem.errors;
   return problem;
 }
 

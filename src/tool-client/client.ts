@@ -1,7 +1,7 @@
-import { asyncScheduler, defer, type Observable } from "rxjs";
+import { asyncScheduler, defer, type Observable, type Subscription } from "rxjs";
 import { toolDefinitions, asVercelTools, type AdapterOptions, type ToolDefinition, type VercelToolFactory } from "./adapters";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type EventsOptions, type ServerEvent } from "./events";
-import { attempt$, DEFAULT_RETRY, retryPolicy, type JsonAnswer, type RequestSpec, type Transport } from "./http";
+import { canBeHeader, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type EventsOptions, type ServerEvent } from "./events";
+import { attempt$, checkedDuration, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
 import {
   readPayload,
   wire,
@@ -15,7 +15,6 @@ import {
   type JsonSchema,
   type LedgerSummary,
   type ListToolsOptions,
-  type RetryOptions,
   type ToolClientOptions,
   type ToolDescriptor,
 } from "./types";
@@ -40,20 +39,20 @@ export class ToolClient {
   readonly baseUrl: string;
   readonly #token: ToolClientOptions["token"];
   readonly #transport: Transport;
-  readonly #retry: Required<RetryOptions> | false;
+  readonly #retry: RetryPolicy | false;
 
   constructor(options: ToolClientOptions) {
     const url = checkedBaseUrl(options.baseUrl);
     this.baseUrl = url.href;
     if (typeof options.token === "string") checkToken(options.token);
     this.#token = options.token;
-    this.#retry = options.retry === false ? false : { ...DEFAULT_RETRY, ...options.retry };
+    this.#retry = retrySettings(options.retry);
     const token = this.#token;
     this.#transport = {
       base: url.href.replace(/\/+$/, ""),
       token: async () => (typeof token === "function" ? checkToken(await token()) : token),
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs: checkedDuration("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS),
       maxResponseSize: options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_SIZE,
       scheduler: options.scheduler ?? asyncScheduler,
     };
@@ -130,12 +129,13 @@ export class ToolClient {
    */
   events$<T = unknown>(runId: string, options: EventsOptions = {}): Observable<ServerEvent<T>> {
     const transport = this.#transport;
+    if (options.lastEventId !== undefined && !canBeHeader(options.lastEventId)) throw new TypeError("ToolClient: lastEventId must be visible ASCII to travel as Last-Event-ID");
     const maxEventSize = options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE;
-    const retry = options.retry === undefined ? this.#retry : options.retry === false ? false : { ...DEFAULT_RETRY, ...options.retry };
+    const retry = retrySettings(options.retry, this.#retry);
     return resumableEvents((lastEventId) => eventStream$(transport, runId, lastEventId, maxEventSize), {
       closeOn: new Set(options.closeOn),
       lastEventId: options.lastEventId,
-      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      idleTimeoutMs: checkedDuration("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
       retry,
       scheduler: options.scheduler ?? transport.scheduler,
       random: Math.random,
@@ -143,11 +143,11 @@ export class ToolClient {
   }
 
   /**
-   * `events$` as an async generator: `for await (const event of client.events(runId))`.
-   * Leaving the loop (`break`, `return`, a throw) or aborting `signal` closes the connection;
-   * aborting rejects the pending step with the signal's reason.
+   * `events$` as an async iterator: `for await (const event of client.events(runId))`.
+   * It connects on the first step. Leaving the loop (`break`, `return`, a throw) or aborting
+   * `signal` closes the connection at once; aborting rejects the loop with the signal's reason.
    */
-  events<T = unknown>(runId: string, options: EventsOptions & CallOptions = {}): AsyncGenerator<ServerEvent<T>, void, undefined> {
+  events<T = unknown>(runId: string, options: EventsOptions & CallOptions = {}): AsyncIterableIterator<ServerEvent<T>> {
     const { signal, ...streamOptions } = options;
     return eachOf(this.events$<T>(runId, streamOptions), signal);
   }
@@ -162,7 +162,7 @@ export class ToolClient {
   }
 
   /** The tools for the Vercel AI SDK: pass its `tool` and `jsonSchema` (`import { tool, jsonSchema } from "ai"`). */
-  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool, TSchema>, jsonSchema: (schema: JsonSchema) => TSchema, options: AdapterOptions = {}): Promise<Record<string, TTool>> {
+  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool>, jsonSchema: (schema: JsonSchema) => TSchema, options: AdapterOptions = {}): Promise<Record<string, TTool>> {
     return asVercelTools(this, tool, jsonSchema, options);
   }
 
@@ -182,41 +182,69 @@ export class ToolClient {
   }
 }
 
-/** An Observable as an async generator; values wait in a queue until the loop takes them. */
-async function* eachOf<T>(source: Observable<T>, signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
-  signal?.throwIfAborted();
+/**
+ * An Observable as an async iterator. Values wait in a queue until the loop
+ * takes them. `return()` (a `break`) unsubscribes at once, even while a
+ * `next()` is pending, which it resolves as done; aborting `signal` drops
+ * what waits and rejects with the signal's reason, unless the stream had
+ * already ended.
+ */
+function eachOf<T>(source: Observable<T>, signal: AbortSignal | undefined): AsyncIterableIterator<T> {
   const queue: T[] = [];
-  let settled: { error: unknown } | "complete" | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
-  const subscription = source.subscribe({
-    next: (value) => (queue.push(value), notify()),
-    error: (error: unknown) => ((settled = { error }), notify()),
-    complete: () => ((settled = "complete"), notify()),
-  });
-  const onAbort = () => {
-    subscription.unsubscribe();
-    settled = { error: signal?.reason };
-    notify();
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    for (;;) {
-      if (queue.length > 0) {
-        yield queue.shift() as T;
-        continue;
-      }
-      if (settled === "complete") return;
-      if (settled) throw settled.error;
-      await new Promise<void>((resolve) => (wake = resolve));
+  const waiting: { resolve(result: IteratorResult<T, undefined>): void; reject(error: unknown): void }[] = [];
+  let ended: { error: unknown } | "done" | undefined;
+  let subscription: Subscription | undefined;
+
+  const settle = () => {
+    while (waiting.length > 0) {
+      if (queue.length > 0) waiting.shift()!.resolve({ value: queue.shift()!, done: false });
+      else if (ended === "done") waiting.shift()!.resolve({ value: undefined, done: true });
+      else if (ended) {
+        waiting.shift()!.reject(ended.error);
+        ended = "done";
+      } else return;
     }
-  } finally {
+  };
+  const stop = (end: typeof ended) => {
+    ended ??= end;
+    subscription?.unsubscribe();
     signal?.removeEventListener("abort", onAbort);
-    subscription.unsubscribe();
-  }
+    settle();
+  };
+  const onAbort = () => {
+    if (ended) return;
+    queue.length = 0;
+    stop({ error: signal?.reason });
+  };
+  const start = () => {
+    if (subscription || ended) return;
+    if (signal?.aborted) return stop({ error: signal.reason });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    subscription = source.subscribe({
+      next: (value) => (queue.push(value), settle()),
+      error: (error: unknown) => stop({ error }),
+      complete: () => stop("done"),
+    });
+  };
+
+  return {
+    next() {
+      start();
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        settle();
+      });
+    },
+    return() {
+      queue.length = 0;
+      ended = "done";
+      stop("done");
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 /** The Observable's one value as a promise; aborting `signal` unsubscribes (closing the connection) and rejects with its reason. */

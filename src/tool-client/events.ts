@@ -2,7 +2,7 @@ import { defer, Observable, retry, timer, type MonoTypeOperatorFunction, type Sc
 import { createEventStreamParser, readEventStream, type EventStreamFrame } from "../internal/eventStream";
 import { errorFromResponse, readBoundedText } from "./body";
 import { EventStreamError, ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
-import { reachedServer, retryDelay, type Transport } from "./http";
+import { NO_TIMEOUT_FROM_MS, reachedServer, retryDelay, type Transport, type RetryPolicy } from "./http";
 import { createReplayWindow, MAX_SKIPPABLE_ID_LENGTH } from "./replay";
 import type { RetryOptions } from "./types";
 
@@ -18,27 +18,27 @@ export interface ServerEvent<T = unknown> {
 
 export interface EventsOptions {
   /** Complete after delivering an event with one of these names (the server's `end` always completes). */
-  closeOn?: readonly string[];
+  closeOn?: readonly string[] | undefined;
   /** Resume after this id (sent as `Last-Event-ID` on the first connection). */
-  lastEventId?: string;
+  lastEventId?: string | undefined;
   /** Reconnect after this long without a byte (an event or a keep-alive). Default 45 s: three missed 15 s keep-alives. */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /** Reconnects: `maxRetries` counts those in a row without a new event; `false` never reconnects. Default: the client's policy. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /** Largest line or event, in bytes. Default 1 MiB. */
-  maxEventSize?: number;
+  maxEventSize?: number | undefined;
   /** Schedules the idle timeout and the backoff. Default: the client's scheduler. */
-  scheduler?: SchedulerLike;
+  scheduler?: SchedulerLike | undefined;
 }
 
-/** What one connection yields: frames, keep-alives (they reset the idle timer) and the server's `retry:`. */
-export type StreamItem = { kind: "frame"; frame: EventStreamFrame } | { kind: "comment" } | { kind: "retry"; milliseconds: number };
+/** What one connection yields: frames, the arrival of bytes (any of them resets the idle timer) and the server's `retry:`. */
+export type StreamItem = { kind: "frame"; frame: EventStreamFrame } | { kind: "bytes" } | { kind: "retry"; milliseconds: number };
 
 export interface ResumeSettings {
   closeOn: ReadonlySet<string>;
   lastEventId: string | undefined;
   idleTimeoutMs: number;
-  retry: Required<RetryOptions> | false;
+  retry: RetryPolicy | false;
   scheduler: SchedulerLike;
   random: () => number;
 }
@@ -132,6 +132,9 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
   });
 }
 
+/** Visible ASCII, spaces and tabs: what any fetch sends as a header value unchanged. */
+export const canBeHeader = (value: string): boolean => /^[\t\x20-\x7e]*$/.test(value);
+
 /**
  * Errors with a `timeout` ToolTransportError when `milliseconds` pass without
  * a value. One timer per quiet period rather than one per value: when it
@@ -139,6 +142,7 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
  * fast stream costs a clock read per value.
  */
 function idleTimeout<T>(milliseconds: number, scheduler: SchedulerLike): MonoTypeOperatorFunction<T> {
+  if (milliseconds >= NO_TIMEOUT_FROM_MS) return (source) => source;
   return (source) =>
     new Observable<T>((subscriber) => {
       let lastActivity = scheduler.now();
@@ -178,16 +182,25 @@ export function eventStream$(transport: Transport, runId: string, lastEventId: s
       // Only headers a tool server's CORS preflight allows (a Cache-Control request header would be refused in browsers).
       const headers: Record<string, string> = { accept: "text/event-stream" };
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
-      // An empty id means "from the start", as it does for a browser's EventSource.
-      if (lastEventId) headers["last-event-id"] = lastEventId;
+      // An empty id means "from the start", as it does for a browser's EventSource. An id that cannot travel
+      // in a header is not sent either: the server then replays what it kept, and the replay window skips it.
+      if (lastEventId && canBeHeader(lastEventId)) headers["last-event-id"] = lastEventId;
       let response: Response;
       try {
         response = await transport.fetch(`${transport.base}/runs/${encodeURIComponent(runId)}/events`, { headers, signal: controller.signal });
       } catch (error) {
         throw new ToolTransportError(`${what}: the request failed on the network`, "network", reachedServer(error), { cause: error });
       }
-      if (!response.ok) throw errorFromResponse(response, await readBoundedText(response, transport.maxResponseSize), transport.scheduler.now());
-      if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+      if (!response.ok) {
+        let text: string;
+        try {
+          text = await readBoundedText(response, transport.maxResponseSize);
+        } catch (error) {
+          throw error instanceof ToolProtocolError ? error : new ToolTransportError(`${what}: the connection broke`, "network", true, { cause: error });
+        }
+        throw errorFromResponse(response, text, transport.scheduler.now());
+      }
+      if (!response.headers.get("content-type")?.toLowerCase().startsWith("text/event-stream")) {
         await response.body?.cancel().catch(() => undefined);
         throw new ToolProtocolError(`${what}: the answer is not an event stream`);
       }
@@ -196,12 +209,13 @@ export function eventStream$(transport: Transport, runId: string, lastEventId: s
         maxEventSize,
         tooLarge: (limit) => new EventStreamError(`${what}: a line or an event is larger than maxEventSize (${limit} bytes)`),
         onFrame: (frame) => subscriber.next({ kind: "frame", frame }),
-        onComment: () => subscriber.next({ kind: "comment" }),
         onRetry: (milliseconds) => subscriber.next({ kind: "retry", milliseconds }),
       });
+      // Every chunk is a sign of life, whether or not it completes a line (a slow event, a blank keep-alive).
+      const alive = { push: (bytes: Uint8Array) => (subscriber.next({ kind: "bytes" }), parser.push(bytes)), end: () => parser.end() };
       reader = response.body.getReader();
       const broken = (error: unknown) => new ToolTransportError(`${what}: the connection broke`, "network", true, { cause: error });
-      if (await readEventStream(reader, parser, () => subscriber.closed, broken)) subscriber.complete();
+      if (await readEventStream(reader, alive, () => subscriber.closed, broken)) subscriber.complete();
     };
 
     read().catch((error: unknown) => subscriber.error(error));

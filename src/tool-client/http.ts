@@ -1,4 +1,4 @@
-import { Observable, retry, throwError, timer, type MonoTypeOperatorFunction, type SchedulerLike } from "rxjs";
+import { Observable, retry, throwError, timer, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
 import { errorFromResponse, parseJson, readBoundedText } from "./body";
 import { ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
 import type { RetryOptions } from "./types";
@@ -41,10 +41,12 @@ export function attempt$(transport: Transport, spec: RequestSpec): Observable<Js
   return new Observable<JsonAnswer>((subscriber) => {
     const controller = new AbortController();
     let timedOut = false;
-    const timeout = transport.scheduler.schedule(() => {
+    // The timeout ends the attempt itself: a token function or a fetch that ignores the abort cannot hold it open.
+    const timeout = scheduleTimeout(transport.scheduler, transport.timeoutMs, () => {
       timedOut = true;
       controller.abort();
-    }, transport.timeoutMs);
+      subscriber.error(new ToolTransportError(`${spec.what}: no answer within ${transport.timeoutMs} ms`, "timeout", true));
+    });
     const query = spec.query?.toString();
     const url = `${transport.base}${spec.path}${query ? `?${query}` : ""}`;
 
@@ -82,10 +84,42 @@ export function attempt$(transport: Transport, spec: RequestSpec): Observable<Js
       (error: unknown) => subscriber.error(error),
     );
     return () => {
-      timeout.unsubscribe();
+      timeout?.unsubscribe();
       controller.abort();
     };
   });
+}
+
+/** Timers cannot wait 2^31 ms or more (they would fire at once): such a wait, or Infinity, means no timeout. */
+export const NO_TIMEOUT_FROM_MS = 2 ** 31;
+
+/** Schedules `work` after `milliseconds`, unless that is no timeout at all. */
+export function scheduleTimeout(scheduler: SchedulerLike, milliseconds: number, work: () => void): Subscription | undefined {
+  return milliseconds >= NO_TIMEOUT_FROM_MS ? undefined : scheduler.schedule(work, milliseconds);
+}
+
+/** A positive number of milliseconds, or Infinity; a `TypeError` naming the option otherwise. */
+export function checkedDuration(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !(value > 0)) throw new TypeError(`ToolClient: ${name} must be a positive number of milliseconds, or Infinity`);
+  return value;
+}
+
+/**
+ * The retry policy from the options: `false`, or every field set. A field
+ * left `undefined` keeps its default; a negative or non-numeric one is a `TypeError`.
+ */
+export function retrySettings(options: RetryOptions | false | undefined, fallback: RetryPolicy | false = DEFAULT_RETRY): RetryPolicy | false {
+  if (options === false) return false;
+  if (options === undefined) return fallback;
+  const base = fallback === false ? DEFAULT_RETRY : fallback;
+  const field = (name: keyof RetryOptions): number => {
+    const value = options[name];
+    if (value === undefined) return base[name];
+    if (typeof value !== "number" || Number.isNaN(value) || value < 0) throw new TypeError(`ToolClient: retry.${name} must be a number of at least 0`);
+    return value;
+  };
+  return { maxRetries: field("maxRetries"), baseDelayMs: field("baseDelayMs"), maxDelayMs: field("maxDelayMs") };
 }
 
 function transportError(error: unknown, timedOut: boolean, spec: RequestSpec, timeoutMs: number, reached: boolean): ToolTransportError {
@@ -115,7 +149,14 @@ export function reachedServer(error: unknown): boolean {
   return !neverConnected(error);
 }
 
-export const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
+/** The retry policy with every field set. */
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 const GET_RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
@@ -127,8 +168,8 @@ const POST_RETRY_STATUSES = new Set([429, 503]);
  * and a 429 or 503 that says when (`Retry-After`). A `Retry-After` longer
  * than `maxDelayMs` is not waited for: the error goes to the caller.
  */
-export function retryDelay(method: HttpMethod, error: unknown, retryCount: number, policy: Required<RetryOptions>, random: () => number): number | undefined {
-  const backoff = () => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retryCount - 1)) * (1 - 0.25 * random());
+export function retryDelay(method: HttpMethod, error: unknown, retryCount: number, policy: RetryPolicy, random: () => number): number | undefined {
+  const backoff = () => Math.min(policy.maxDelayMs, NO_TIMEOUT_FROM_MS - 1, policy.baseDelayMs * 2 ** (retryCount - 1)) * (1 - 0.25 * random());
   if (error instanceof ToolTransportError) return method === "GET" || !error.reachedServer ? backoff() : undefined;
   if (!(error instanceof ToolServerError)) return undefined;
   const { status, retryAfterMs } = error;
@@ -141,7 +182,7 @@ export function retryDelay(method: HttpMethod, error: unknown, retryCount: numbe
  * The retry policy as an operator: resubscribes (a new attempt) after the
  * delay `retryDelay` gives, on `scheduler`; `false` never retries.
  */
-export function retryPolicy<T>(method: HttpMethod, policy: Required<RetryOptions> | false, scheduler: SchedulerLike, random: () => number = Math.random): MonoTypeOperatorFunction<T> {
+export function retryPolicy<T>(method: HttpMethod, policy: RetryPolicy | false, scheduler: SchedulerLike, random: () => number = Math.random): MonoTypeOperatorFunction<T> {
   if (policy === false) return (source) => source;
   return retry({
     count: policy.maxRetries,

@@ -12,19 +12,22 @@ export interface ReplayWindow {
   remember(id: string, content: string): void;
 }
 
-/** Longer ids are never skipped (nor kept): a replay is recognised only by short, server-assigned ids. */
+/** Longer ids are never skipped: a replay is recognised only by short, server-assigned ids. */
 export const MAX_SKIPPABLE_ID_LENGTH = 256;
 
 export function createReplayWindow(capacity: number): ReplayWindow {
   // A Map iterates in insertion order, so its first key is the oldest.
   const hashes = new Map<string, number>();
+  // A long id is kept by its hash (under a key no id can have: ids never contain NUL), so seeing it again is not
+  // progress, but it never matches a delivered event.
+  const key = (id: string) => (id.length > MAX_SKIPPABLE_ID_LENGTH ? `\0${hash(id)}` : id);
   return {
-    delivered: (id, content) => hashes.get(id) === hash(content),
-    knows: (id) => hashes.has(id),
+    delivered: (id, content) => id.length <= MAX_SKIPPABLE_ID_LENGTH && hashes.get(id) === hash(content),
+    knows: (id) => hashes.has(key(id)),
     remember(id, content) {
-      if (id.length > MAX_SKIPPABLE_ID_LENGTH) return;
-      hashes.delete(id);
-      hashes.set(id, hash(content));
+      const at = key(id);
+      hashes.delete(at);
+      hashes.set(at, hash(content));
       if (hashes.size > capacity) hashes.delete(hashes.keys().next().value as string);
     },
   };

@@ -84,64 +84,64 @@ export interface LedgerSummary {
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The first backoff delay; each next one doubles, less up to 25 % jitter. Default 500 ms. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** The longest wait: backoff is capped at it, and a `Retry-After` longer than it is not waited for. Default 30 s. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 export interface ToolClientOptions {
   /** The server's base URL, with its path prefix (`https://tools.internal/api`). No credentials, query or fragment. */
   baseUrl: string | URL;
   /** The bearer token, or a function (may be async) called before every attempt, so short-lived tokens refresh. */
-  token?: string | (() => string | Promise<string>);
+  token?: string | (() => string | Promise<string>) | undefined;
   /** Longest time one attempt may take, answer body included. Default 30 s: raise it for slow tools. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The retry policy, or `false` for none. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /** Largest response body accepted, in bytes. Default 16 MiB. */
-  maxResponseSize?: number;
+  maxResponseSize?: number | undefined;
   /** Your own `fetch`. Default: the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Schedules timeouts and backoff (a `TestScheduler` runs them in virtual time). Default: rxjs `asyncScheduler`. */
-  scheduler?: SchedulerLike;
+  scheduler?: SchedulerLike | undefined;
   /** Receives the client's warnings (plain `http://` to another host). Default: `console.warn`. */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 export interface CallOptions {
   /** Aborting rejects the call with the signal's reason and closes the connection. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface InvokeOptions extends CallOptions {
   /** Sent as `run_id`; the first principal to use a run owns it. */
-  runId?: string;
+  runId?: string | undefined;
   /** Sent as `thread_id`. */
-  threadId?: string;
+  threadId?: string | undefined;
   /** Sent as `Idempotency-Key` on every attempt of this call. Default: a random UUID. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 export interface DecideOptions extends CallOptions {
   /** Sent as `Idempotency-Key` on every attempt of this call. Default: a random UUID. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 export interface Decision {
   approved: boolean;
   /** Run the tool with these arguments instead of the requested ones. */
-  editedArguments?: Record<string, unknown>;
+  editedArguments?: Record<string, unknown> | undefined;
   /** Why; kept with the approval. */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 export interface ListToolsOptions extends CallOptions {
   /** Only tools with at least one of these tags. */
-  tags?: string[];
+  tags?: string[] | undefined;
   /** Add each tool's declaration in this provider's shape, in `provider`. */
-  shape?: ToolShape;
+  shape?: ToolShape | undefined;
 }
 
 // What the client relies on in each answer; anything else the server adds is kept as it is.
