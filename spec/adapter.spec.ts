@@ -201,6 +201,21 @@ describe("CarbonAgUiAdapter", () => {
       expect(delivered.at(-1)).toHaveProperty("final_response");
     });
 
+    it.each([
+      ["rejects", (error: Error) => Promise.reject(error)],
+      ["throws", (error: Error) => {
+        throw error;
+      }],
+    ])("still gives Carbon the chunks after one it refuses (its addMessageChunk %s), the final response last, then rejects with that error", async (_how, refuse) => {
+      const adapter = await adapterFor((_input, sse) => say(sse, "Hello there"), { coalesce: false });
+      const refusal = new Error("a handler in the page threw");
+      const delivered: CarbonStreamChunk[] = [];
+      const picky = { messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => (delivered.push(chunk), delivered.length === 2 ? refuse(refusal) : Promise.resolve()) } };
+      await expect(adapter.sendMessage(request("Hi"), options(), picky)).rejects.toBe(refusal);
+      expect(delivered.length).toBeGreaterThan(2);
+      expect(delivered.at(-1)).toHaveProperty("final_response");
+    });
+
     it("delivers all the text, merged, and the final response last, before rejecting", async () => {
       const adapter = await adapterFor(fiveDeltasThenError);
       const delivered: CarbonStreamChunk[] = [];

@@ -14,7 +14,7 @@ import {
   type Observable,
   type SchedulerLike,
 } from "rxjs";
-import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CustomSendMessage } from "./carbon";
+import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CarbonStreamChunk, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
 import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
@@ -297,6 +297,17 @@ export class CarbonAgUiAdapter {
       let stopped = false;
       let failure: unknown;
       let outcome: RunFinishedOutcome | undefined;
+      // A chunk Carbon refuses (a throw, a rejection) must not keep the chunks after it, the final response
+      // above all, from Carbon: its queue would wait forever. The first refusal rejects the turn at the end.
+      const deliver = (chunk: CarbonStreamChunk): Promise<void> => {
+        const refused = (error: unknown) => void (failure ??= error);
+        try {
+          return Promise.resolve(instance.messaging.addMessageChunk(chunk)).then(undefined, refused);
+        } catch (error) {
+          refused(error);
+          return Promise.resolve();
+        }
+      };
       const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }))
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
@@ -304,7 +315,7 @@ export class CarbonAgUiAdapter {
             failure = error;
             return EMPTY;
           }),
-          concatMapInFrames((chunk) => (stopped && "partial_item" in chunk ? EMPTY : (instance.messaging.addMessageChunk(chunk) ?? EMPTY)), this.scheduler),
+          concatMapInFrames((chunk) => (stopped && "partial_item" in chunk ? EMPTY : deliver(chunk)), this.scheduler),
           takeUntil(restart$),
         )
         .subscribe({

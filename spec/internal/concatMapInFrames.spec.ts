@@ -1,4 +1,4 @@
-import { animationFrameScheduler, asyncScheduler, EMPTY, from, lastValueFrom, map, of, throwError, timer } from "rxjs";
+import { animationFrameScheduler, asyncScheduler, EMPTY, from, lastValueFrom, map, Observable, of, Subject, throwError, timer } from "rxjs";
 import { concatMapInFrames } from "../../src/internal/concatMapInFrames";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
@@ -40,6 +40,57 @@ describe("concatMapInFrames", () => {
       const source = cold("-a-b-|");
       expectObservable(source.pipe(concatMapInFrames((value) => (value === "b" ? throwError(() => error) : of(value)), asyncScheduler))).toBe("-a-#", undefined, error);
     });
+  });
+
+  it("errors when a projection throws, even when it starts from the previous one's completion", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const error = new Error("addMessageChunk threw");
+      const source = cold("(ab)|");
+      const project = (value: string) => {
+        if (value === "b") throw error;
+        return cold("--x|", { x: value });
+      };
+      expectObservable(source.pipe(concatMapInFrames(project, asyncScheduler))).toBe("--a#", undefined, error);
+    });
+  });
+
+  it("starts one projection at a time, even when a projection makes the source emit", () => {
+    const log: string[] = [];
+    let inFlight = 0;
+    const source = new Subject<string>();
+    const project = (value: string) =>
+      new Observable<string>((subscriber) => {
+        log.push(`start ${value} (${++inFlight} running)`);
+        if (value === "a") source.next("b");
+        inFlight--;
+        subscriber.next(value);
+        subscriber.complete();
+      });
+    const out: string[] = [];
+    source.pipe(concatMapInFrames(project, asyncScheduler)).subscribe((value) => out.push(value));
+    source.next("a");
+    expect(log).toEqual(["start a (1 running)", "start b (1 running)"]);
+    expect(out).toEqual(["a", "b"]);
+  });
+
+  it("keeps the budget for values that arrive through microtasks, yielding a macrotask between runs", async () => {
+    const busy = (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+    };
+    let macrotasks = 0;
+    const ticker = setInterval(() => macrotasks++, 0);
+    const source = new Subject<number>();
+    const done = lastValueFrom(source.pipe(concatMapInFrames((value: number) => (busy(1), of(value)), asyncScheduler, 5)));
+    for (let value = 0; value < 60; value++) {
+      await Promise.resolve();
+      source.next(value);
+    }
+    source.complete();
+    await done;
+    clearInterval(ticker);
+    // 60 ms of work in 5 ms runs: the timer got its turns in between (without the budget, none).
+    expect(macrotasks).toBeGreaterThanOrEqual(5);
   });
 
   it("drains a long queue of projections that complete at once without overflowing the stack", async () => {

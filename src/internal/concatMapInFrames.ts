@@ -1,4 +1,4 @@
-import { concatWith, from, ignoreElements, NEVER, Observable, tap, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
+import { asyncScheduler, concatWith, from, ignoreElements, NEVER, Observable, tap, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
 
 /** How long deliveries may run back to back: most of a 60 Hz frame (16.7 ms), leaving the rest for layout and paint. */
 export const FRAME_BUDGET_MS = 10;
@@ -19,19 +19,30 @@ export const FRAME_BUDGET_MS = 10;
 export function concatMapInFrames<T, R>(project: (value: T) => ObservableInput<R>, scheduler: SchedulerLike, budgetMs = FRAME_BUDGET_MS): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((out) => {
-      const queue: T[] = [];
+      // A queue read from a moving head (shift() would make a long queue quadratic), compacted as it empties.
+      let queue: T[] = [];
+      let head = 0;
       /** The projection running, or the wait for the next frame. */
       let running: Subscription | undefined;
       let sourceDone = false;
-      /** When the current run of back-to-back projections began; undefined while nothing is queued. */
+      /** True while a projection is being started: a value it makes the source emit only joins the queue. */
+      let starting = false;
+      /** When the current run of back-to-back projections began. */
       let since: number | undefined;
+      /**
+       * Forgets `since` after the next macrotask: values that keep arriving through microtasks (a buffered body
+       * read chunk by chunk) count as one run and cannot dodge the budget; a value in a later task starts afresh.
+       */
+      let forget: Subscription | undefined;
 
       // A loop rather than concatMap's recursion: a long queue of projections that complete at once would overflow the stack.
       const drain = () => {
-        while (!running && !out.closed) {
-          if (queue.length === 0) {
-            since = undefined;
-            if (sourceDone) out.complete();
+        while (!running && !starting && !out.closed) {
+          if (head === queue.length) {
+            queue = [];
+            head = 0;
+            if (sourceDone) return out.complete();
+            if (since !== undefined) forget ??= asyncScheduler.schedule(() => ((since = undefined), (forget = undefined)));
             return;
           }
           const now = scheduler.now();
@@ -44,22 +55,32 @@ export function concatMapInFrames<T, R>(project: (value: T) => ObservableInput<R
             return;
           }
           since ??= now;
-          let subscribing = true;
+          const value = queue[head]!;
+          queue[head++] = undefined as T;
           let finished = false;
-          const projection = from(project(queue.shift()!)).subscribe({
-            next: (value) => out.next(value),
-            error: (error: unknown) => out.error(error),
-            complete: () => {
-              finished = true;
-              if (subscribing) return;
-              running = undefined;
-              drain();
-            },
-          });
-          subscribing = false;
+          starting = true;
+          let projection: Subscription;
+          try {
+            projection = from(project(value)).subscribe({
+              next: (result) => out.next(result),
+              error: (error: unknown) => out.error(error),
+              complete: () => {
+                finished = true;
+                if (starting) return;
+                running = undefined;
+                drain();
+              },
+            });
+          } catch (error) {
+            // A projection that throws (or returns what from() refuses) fails the output, wherever drain() was called from.
+            return out.error(error);
+          } finally {
+            starting = false;
+          }
           if (!finished) running = projection;
         }
       };
+      out.add(() => forget?.unsubscribe());
       out.add(() => running?.unsubscribe());
 
       // The source's completion waits (NEVER) until the queue has drained; drain() completes the output.

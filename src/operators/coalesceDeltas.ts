@@ -95,7 +95,8 @@ export function coalesceDeltas(scheduler: SchedulerLike = frameScheduler(), inte
 
 /** A partial chunk of an item whose text Carbon joins. */
 function isJoinable(chunk: CarbonStreamChunk): chunk is CarbonPartialItemChunk {
-  return "partial_item" in chunk && JOINED_TEXT_TYPES.has(chunk.partial_item.response_type);
+  // Carbon drops a chunk without a response id; such a chunk passes through as it is.
+  return "partial_item" in chunk && JOINED_TEXT_TYPES.has(chunk.partial_item.response_type) && chunk.streaming_metadata?.response_id !== undefined;
 }
 
 function joins(first: CarbonPartialItemChunk, chunk: CarbonPartialItemChunk): boolean {

@@ -1,6 +1,6 @@
 import type { BaseEvent } from "@ag-ui/core";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "carbon-agui-rx";
-import type { Observable } from "rxjs";
+import { asyncScheduler, type Observable } from "rxjs";
 import { TestScheduler, type RunHelpers } from "rxjs/testing";
 import { TEST_RESPONSE_ID } from "./carbon";
 import { CarbonRecorder } from "./recorder";
@@ -44,7 +44,8 @@ export function marbleTest(body: (helpers: MarbleTestHelpers) => void, options: 
       agent: (marble, values, error) => helpers.cold(marble, values, error),
       expectCarbon: (events, pipelineOptions = {}) => {
         // Deltas merge per virtual frame: production's 100 ms window would swallow every marble's deltas into one.
-        const chunks = events.pipe(agUiToCarbon({ responseId: TEST_RESPONSE_ID, coalesce: { intervalMs: 0 }, ...pipelineOptions }));
+        // The async scheduler, which run() makes virtual, even where requestAnimationFrame exists (jsdom, browsers).
+        const chunks = events.pipe(agUiToCarbon({ responseId: TEST_RESPONSE_ID, coalesce: { scheduler: asyncScheduler, intervalMs: 0 }, ...pipelineOptions }));
         return {
           toBe: (marble, values, error) => helpers.expectObservable(chunks).toBe(marble, values, error),
           toShow: (transcript) => {
