@@ -1,8 +1,7 @@
 import { defer, Observable, retry, timer, type MonoTypeOperatorFunction, type SchedulerAction, type SchedulerLike } from "rxjs";
 import { createEventStreamParser, readEventStream, type EventStreamFrame } from "../internal/eventStream";
-import { errorFromResponse, readBoundedText } from "./body";
 import { EventStreamError, ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
-import { NO_TIMEOUT_FROM_MS, reachedServer, retryDelay, type Transport, type RetryPolicy } from "./http";
+import { NO_TIMEOUT_FROM_MS, retryDelay, sendRequest, type Transport, type RetryPolicy } from "./http";
 import { createReplayWindow, MAX_SKIPPABLE_ID_LENGTH } from "./replay";
 import type { RetryOptions } from "./types";
 
@@ -178,28 +177,12 @@ export function eventStream$(transport: Transport, runId: string, lastEventId: s
     const what = `events ${runId}`;
 
     const read = async () => {
-      const token = await transport.token();
       // Only headers a tool server's CORS preflight allows (a Cache-Control request header would be refused in browsers).
       const headers: Record<string, string> = { accept: "text/event-stream" };
-      if (token !== undefined) headers.authorization = `Bearer ${token}`;
       // An empty id means "from the start", as it does for a browser's EventSource. An id that cannot travel
       // in a header is not sent either: the server then replays what it kept, and the replay window skips it.
       if (lastEventId && canBeHeader(lastEventId)) headers["last-event-id"] = lastEventId;
-      let response: Response;
-      try {
-        response = await transport.fetch(`${transport.base}/runs/${encodeURIComponent(runId)}/events`, { headers, signal: controller.signal });
-      } catch (error) {
-        throw new ToolTransportError(`${what}: the request failed on the network`, "network", reachedServer(error), { cause: error });
-      }
-      if (!response.ok) {
-        let text: string;
-        try {
-          text = await readBoundedText(response, transport.maxResponseSize);
-        } catch (error) {
-          throw error instanceof ToolProtocolError ? error : new ToolTransportError(`${what}: the connection broke`, "network", true, { cause: error });
-        }
-        throw errorFromResponse(response, text, transport.scheduler.now());
-      }
+      const response = await sendRequest(transport, { method: "GET", path: `/runs/${encodeURIComponent(runId)}/events`, headers, what }, controller.signal);
       if (!response.headers.get("content-type")?.toLowerCase().startsWith("text/event-stream")) {
         await response.body?.cancel().catch(() => undefined);
         throw new ToolProtocolError(`${what}: the answer is not an event stream`);

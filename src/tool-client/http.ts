@@ -47,33 +47,9 @@ export function attempt$(transport: Transport, spec: RequestSpec): Observable<Js
       controller.abort();
       subscriber.error(new ToolTransportError(`${spec.what}: no answer within ${transport.timeoutMs} ms`, "timeout", true));
     });
-    const query = spec.query?.toString();
-    const url = `${transport.base}${spec.path}${query ? `?${query}` : ""}`;
-
     const send = async (): Promise<JsonAnswer> => {
-      const token = await transport.token();
-      const headers: Record<string, string> = { accept: "application/json", ...spec.headers };
-      if (token !== undefined) headers.authorization = `Bearer ${token}`;
-      if (spec.body !== undefined) headers["content-type"] = "application/json";
-      let response: Response;
-      try {
-        response = await transport.fetch(url, {
-          method: spec.method,
-          headers,
-          body: spec.body === undefined ? null : JSON.stringify(spec.body),
-          signal: controller.signal,
-        });
-      } catch (error) {
-        throw transportError(error, timedOut, spec, transport.timeoutMs, reachedServer(error));
-      }
-      let text: string;
-      try {
-        text = await readBoundedText(response, transport.maxResponseSize);
-      } catch (error) {
-        throw error instanceof ToolProtocolError ? error : transportError(error, timedOut, spec, transport.timeoutMs, true);
-      }
-      if (!response.ok) throw errorFromResponse(response, text, transport.scheduler.now());
-      return { status: response.status, body: parseJson(text, spec.what) };
+      const response = await sendRequest(transport, spec, controller.signal, () => timedOut);
+      return { status: response.status, body: parseJson(await readBody(response, transport, spec, () => timedOut), spec.what) };
     };
 
     send().then(
@@ -120,6 +96,42 @@ export function retrySettings(options: RetryOptions | false | undefined, fallbac
     return value;
   };
   return { maxRetries: field("maxRetries"), baseDelayMs: field("baseDelayMs"), maxDelayMs: field("maxDelayMs") };
+}
+
+/**
+ * Sends one request with the bearer token: the response when its status is
+ * 2xx (its body not read yet), the typed error otherwise. A request that
+ * fails on the network is a `ToolTransportError` (`timedOut()` tells a
+ * timeout from a reset).
+ */
+export async function sendRequest(transport: Transport, spec: RequestSpec, signal: AbortSignal, timedOut: () => boolean = () => false): Promise<Response> {
+  const token = await transport.token();
+  const headers: Record<string, string> = { accept: "application/json", ...spec.headers };
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  if (spec.body !== undefined) headers["content-type"] = "application/json";
+  const query = spec.query?.toString();
+  let response: Response;
+  try {
+    response = await transport.fetch(`${transport.base}${spec.path}${query ? `?${query}` : ""}`, {
+      method: spec.method,
+      headers,
+      body: spec.body === undefined ? null : JSON.stringify(spec.body),
+      signal,
+    });
+  } catch (error) {
+    throw transportError(error, timedOut(), spec, transport.timeoutMs, reachedServer(error));
+  }
+  if (!response.ok) throw errorFromResponse(response, await readBody(response, transport, spec, timedOut), transport.scheduler.now());
+  return response;
+}
+
+/** The whole body, bounded by `maxResponseSize`; a connection that breaks while it is read is a `ToolTransportError`. */
+async function readBody(response: Response, transport: Transport, spec: RequestSpec, timedOut: () => boolean): Promise<string> {
+  try {
+    return await readBoundedText(response, transport.maxResponseSize);
+  } catch (error) {
+    throw error instanceof ToolProtocolError ? error : transportError(error, timedOut(), spec, transport.timeoutMs, true);
+  }
 }
 
 function transportError(error: unknown, timedOut: boolean, spec: RequestSpec, timeoutMs: number, reached: boolean): ToolTransportError {
