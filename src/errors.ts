@@ -1,14 +1,12 @@
+import { SerializableError } from "./internal/serializableError";
+
 /**
  * Every error this library raises extends CarbonAgUiError. Each serializes to
  * JSON with its name, message and details, because Carbon AI Chat reports a
  * rejected customSendMessage with JSON.stringify, where a plain Error is "{}".
  */
-export class CarbonAgUiError extends Error {
+export class CarbonAgUiError extends SerializableError {
   override readonly name: string = "CarbonAgUiError";
-
-  toJSON(): Record<string, unknown> {
-    return { ...Object.fromEntries(Object.entries(this)), name: this.name, message: this.message };
-  }
 }
 
 /** The agent ended its run with RUN_ERROR. */

@@ -1,3 +1,5 @@
+import { SerializableError } from "../internal/serializableError";
+
 /**
  * What a tool-server call can fail with. A server that answered raises a
  * `ToolServerError` subclass chosen by the problem's `kind`, then by status;
@@ -26,14 +28,9 @@ export interface ToolArgumentProblem {
   type?: string;
 }
 
-/** The root of every error the tool client raises. */
-export class ToolClientError extends Error {
+/** The root of every error the tool client raises; each serializes to JSON with its fields. */
+export class ToolClientError extends SerializableError {
   override readonly name: string = "ToolClientError";
-
-  /** Errors serialize with their fields (a plain Error stringifies to "{}"). */
-  toJSON(): Record<string, unknown> {
-    return { ...Object.fromEntries(Object.entries(this)), name: this.name, message: this.message };
-  }
 }
 
 /** The server answered with an error status. */
