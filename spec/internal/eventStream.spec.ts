@@ -6,17 +6,15 @@ class TooLarge extends Error {}
 
 interface Parsed {
   frames: EventStreamFrame[];
-  comments: number;
   retries: number[];
 }
 
 function parse(chunks: Uint8Array[], maxEventSize = 1 << 20): Parsed {
-  const parsed: Parsed = { frames: [], comments: 0, retries: [] };
+  const parsed: Parsed = { frames: [], retries: [] };
   const parser = createEventStreamParser({
     maxEventSize,
     tooLarge: (limit) => new TooLarge(`over ${limit}`),
     onFrame: (frame) => parsed.frames.push(frame),
-    onComment: () => parsed.comments++,
     onRetry: (ms) => parsed.retries.push(ms),
   });
   for (const chunk of chunks) parser.push(chunk);
@@ -26,7 +24,7 @@ function parse(chunks: Uint8Array[], maxEventSize = 1 << 20): Parsed {
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const parseText = (text: string, maxEventSize?: number) => parse([bytes(text)], maxEventSize);
-const frame = (fields: Partial<EventStreamFrame>): EventStreamFrame => ({ id: undefined, lastEventId: "", event: undefined, data: undefined, ...fields });
+const frame = (fields: Partial<EventStreamFrame>): EventStreamFrame => ({ id: undefined, event: undefined, data: undefined, ...fields });
 
 describe("createEventStreamParser", () => {
   it.each([
@@ -36,24 +34,18 @@ describe("createEventStreamParser", () => {
   ])("reads %s line ends", (_name, eol) => {
     const text = ["id: 1", "event: tool.started", "data: {\"a\":1}", "", ": ping", "", "data: x", "data:  y", "", ""].join(eol);
     expect(parseText(text)).toEqual({
-      frames: [frame({ id: "1", lastEventId: "1", event: "tool.started", data: '{"a":1}' }), frame({ lastEventId: "1", data: "x\n y" })],
-      comments: 1,
+      frames: [frame({ id: "1", event: "tool.started", data: '{"a":1}' }), frame({ data: "x\n y" })],
       retries: [],
     });
   });
 
-  it("keeps the last event ID across frames without one, lets an empty id reset it, and ignores an id with NUL", () => {
+  it("gives each frame its own id: none when it has no id line or one with NUL, empty for an empty one", () => {
     const { frames } = parseText("id: 7\ndata: a\n\ndata: b\n\nid: x\0y\ndata: c\n\nid\ndata: d\n\n");
-    expect(frames.map(({ id, lastEventId }) => [id, lastEventId])).toEqual([
-      ["7", "7"],
-      [undefined, "7"],
-      [undefined, "7"],
-      ["", ""],
-    ]);
+    expect(frames.map(({ id }) => id)).toEqual(["7", undefined, undefined, ""]);
   });
 
   it("reports a frame with an id or an event but no data (browsers would not dispatch it), so a data-less `end` is seen", () => {
-    expect(parseText("id: 3\nevent: end\n\n\n\n").frames).toEqual([frame({ id: "3", lastEventId: "3", event: "end" })]);
+    expect(parseText("id: 3\nevent: end\n\n\n\n").frames).toEqual([frame({ id: "3", event: "end" })]);
   });
 
   it("reads `retry:` only when it is all digits; ignores unknown fields; a field name alone is an empty value", () => {
@@ -71,7 +63,7 @@ describe("createEventStreamParser", () => {
 
   it("keeps a CRLF whole when an empty chunk falls between its CR and its LF", () => {
     const { frames } = parse([bytes("id: 1\r\ndata: a\r"), new Uint8Array(0), bytes("\ndata: b\r\n\r\n")]);
-    expect(frames).toEqual([frame({ id: "1", lastEventId: "1", data: "a\nb" })]);
+    expect(frames).toEqual([frame({ id: "1", data: "a\nb" })]);
   });
 
   it("drops a frame the stream ends in the middle of", () => {

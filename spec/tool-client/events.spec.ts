@@ -8,7 +8,7 @@ import { testScheduler } from "../support/marbles";
 
 const frame = (id: string | undefined, event: string | undefined, data: unknown): StreamItem => ({
   kind: "frame",
-  frame: { id, lastEventId: id ?? "", event, data: data === undefined ? undefined : JSON.stringify(data) },
+  frame: { id, event, data: data === undefined ? undefined : JSON.stringify(data) },
 });
 const ev = (id: string | undefined, event: string, data: unknown): ServerEvent => ({ id, event, data });
 
@@ -24,7 +24,7 @@ const items: Record<string, StreamItem> = {
   i: frame("9", undefined, undefined),
   k: { kind: "bytes" },
   r: { kind: "retry", milliseconds: 2_000 },
-  x: { kind: "frame", frame: { id: "7", lastEventId: "7", event: "tool.progress", data: "{oops secret" } },
+  x: { kind: "frame", frame: { id: "7", event: "tool.progress", data: "{oops secret" } },
 };
 // What the result delivers, by marble letter.
 const out: Record<string, ServerEvent> = {

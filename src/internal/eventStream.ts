@@ -7,10 +7,8 @@
 
 /** One dispatched frame. */
 export interface EventStreamFrame {
-  /** The frame's own `id:` field; undefined when it had none. */
+  /** The frame's own `id:` field; undefined when it had none. (The last event ID across frames is the reader's to keep.) */
   id: string | undefined;
-  /** The last event ID after this frame (a frame without `id:` keeps the previous one). */
-  lastEventId: string;
   /** The `event:` field; undefined when it had none. */
   event: string | undefined;
   /** The `data:` lines joined by "\n"; undefined when the frame had no `data:` line (browsers do not dispatch those). */
@@ -22,8 +20,6 @@ export interface EventStreamParserOptions {
   maxEventSize: number;
   /** Called with every frame that carried `data:`, `id:` or `event:`. */
   onFrame(frame: EventStreamFrame): void;
-  /** Called for every comment line (keep-alives). */
-  onComment?(): void;
   /** Called with a valid `retry:` field, in milliseconds. */
   onRetry?(milliseconds: number): void;
   /** Makes the error thrown when a line or a frame grows past `maxEventSize`. */
@@ -38,7 +34,7 @@ export interface EventStreamParser {
 }
 
 export function createEventStreamParser(options: EventStreamParserOptions): EventStreamParser {
-  const { maxEventSize, onFrame, onComment, onRetry, tooLarge } = options;
+  const { maxEventSize, onFrame, onRetry, tooLarge } = options;
   // One streaming decoder for the whole stream: a character split across chunks is joined, the leading BOM
   // is dropped (and only that one), invalid bytes become U+FFFD — the standard's UTF-8 decode.
   const decoder = new TextDecoder();
@@ -46,13 +42,12 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
   let partialBytes = 0;
   let frameBytes = 0;
   let afterCR = false;
-  let lastEventId = "";
   let id: string | undefined;
   let event: string | undefined;
   let data: string | undefined;
 
   const dispatch = () => {
-    if (id !== undefined || event !== undefined || data !== undefined) onFrame({ id, lastEventId, event, data });
+    if (id !== undefined || event !== undefined || data !== undefined) onFrame({ id, event, data });
     id = event = data = undefined;
     frameBytes = 0;
   };
@@ -60,7 +55,8 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
   const line = (text: string, bytes: number) => {
     if (text.length === 0) return dispatch();
     const first = text.charCodeAt(0);
-    if (first === COLON) return onComment?.();
+    // A comment (a keep-alive): nothing to do.
+    if (first === COLON) return;
     frameBytes += bytes;
     if (frameBytes > maxEventSize) throw tooLarge(maxEventSize);
     const colon = text.indexOf(":");
@@ -74,7 +70,7 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
         event = value;
         break;
       case "id":
-        if (!value.includes("\0")) id = lastEventId = value;
+        if (!value.includes("\0")) id = value;
         break;
       case "retry":
         if (/^\d+$/.test(value)) onRetry?.(Number(value));
