@@ -23,7 +23,7 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   requiresApproval: boolean;
   /** Invokes the tool: its result, or `{ pending_approval: approval_id }` while a reviewer decides. */
-  execute(args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolOutcome>;
+  execute(args: Record<string, unknown>, options?: { signal?: AbortSignal | undefined }): Promise<ToolOutcome>;
 }
 
 /** What the Vercel AI SDK's `tool()` is given (`inputSchema` for AI SDK 5, `parameters` for 4). */
@@ -43,18 +43,14 @@ export type VercelToolFactory<TTool> = (spec: any) => TTool;
 
 export async function toolDefinitions(client: ToolClient, options: AdapterOptions): Promise<ToolDefinition[]> {
   const { tags, runId, threadId, signal } = options;
-  const tools = await client.listTools(signal ? { ...(tags && { tags }), signal } : { ...(tags && { tags }) });
+  const tools = await client.listTools({ tags, signal });
   return tools.map((descriptor) => ({
     name: descriptor.name,
     description: descriptor.description,
     inputSchema: descriptor.input_schema,
     requiresApproval: descriptor.requires_approval,
     async execute(args, callOptions) {
-      const call = await client.invoke(descriptor.name, args, {
-        ...(runId !== undefined && { runId }),
-        ...(threadId !== undefined && { threadId }),
-        ...(callOptions?.signal && { signal: callOptions.signal }),
-      });
+      const call = await client.invoke(descriptor.name, args, { runId, threadId, signal: callOptions?.signal });
       return call.status === "ok" ? call.result : { pending_approval: call.approval_id };
     },
   }));
@@ -74,7 +70,7 @@ export async function asVercelTools<TTool, TSchema>(
         description: definition.description,
         inputSchema: schema,
         parameters: schema,
-        execute: (args, callOptions) => definition.execute(args, callOptions?.abortSignal ? { signal: callOptions.abortSignal } : {}),
+        execute: (args, callOptions) => definition.execute(args, { signal: callOptions?.abortSignal }),
       };
       return [definition.name, tool(spec)];
     }),

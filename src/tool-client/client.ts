@@ -1,7 +1,8 @@
 import { asyncScheduler, defer, type Observable, type Subscription } from "rxjs";
 import { toolDefinitions, asVercelTools, type AdapterOptions, type ToolDefinition, type VercelToolFactory } from "./adapters";
-import { canBeHeader, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type EventsOptions, type ServerEvent } from "./events";
-import { attempt$, checkedDuration, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type EventsOptions, type ServerEvent } from "./events";
+import { randomId } from "../internal/ids";
+import { attempt$, canBeHeader, checkedDuration, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
 import {
   readPayload,
   wire,
@@ -21,8 +22,6 @@ import {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_SIZE = 16 * 1024 * 1024;
-// Visible ASCII and spaces: anything else in a header value is refused by fetch, with the value in the message.
-const HEADER_SAFE = /^[\x20-\x7e]*$/;
 
 /**
  * A client for the HTTP tool server (docs/tool-server-protocol.md): one
@@ -37,7 +36,6 @@ const HEADER_SAFE = /^[\x20-\x7e]*$/;
 export class ToolClient {
   /** The server's base URL (it never carries credentials). */
   readonly baseUrl: string;
-  readonly #token: ToolClientOptions["token"];
   readonly #transport: Transport;
   readonly #retry: RetryPolicy | false;
 
@@ -45,9 +43,8 @@ export class ToolClient {
     const url = checkedBaseUrl(options.baseUrl);
     this.baseUrl = url.href;
     if (typeof options.token === "string") checkToken(options.token);
-    this.#token = options.token;
     this.#retry = retrySettings(options.retry);
-    const token = this.#token;
+    const token = options.token;
     this.#transport = {
       base: url.href.replace(/\/+$/, ""),
       token: async () => (typeof token === "function" ? checkToken(await token()) : token),
@@ -284,12 +281,13 @@ function checkedBaseUrl(baseUrl: string | URL): URL {
 
 function checkToken(token: unknown): string {
   if (typeof token !== "string") throw new TypeError("ToolClient: the token must be a string");
-  if (!HEADER_SAFE.test(token)) throw new TypeError("ToolClient: the token contains a control or non-ASCII character, so it was not sent");
+  // Anything else in a header value is refused by fetch, with the value in the message.
+  if (!canBeHeader(token)) throw new TypeError("ToolClient: the token contains a control or non-ASCII character, so it was not sent");
   return token;
 }
 
 function idempotencyKey(given: string | undefined): string {
-  if (given === undefined) return crypto.randomUUID();
+  if (given === undefined) return randomId();
   if (given.length === 0 || given.length > 255 || !/^[\x21-\x7e]+$/.test(given)) throw new TypeError("ToolClient: an idempotencyKey is 1 to 255 visible ASCII characters");
   return given;
 }

@@ -1,8 +1,8 @@
 import { defer, Observable, retry, timer, type MonoTypeOperatorFunction, type SchedulerAction, type SchedulerLike } from "rxjs";
 import { createEventStreamParser, readEventStream, type EventStreamFrame } from "../internal/eventStream";
 import { EventStreamError, ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
-import { NO_TIMEOUT_FROM_MS, retryDelay, sendRequest, type Transport, type RetryPolicy } from "./http";
-import { createReplayWindow, MAX_SKIPPABLE_ID_LENGTH } from "./replay";
+import { canBeHeader, NO_TIMEOUT_FROM_MS, retryDelay, sendRequest, type Transport, type RetryPolicy } from "./http";
+import { contentHash, createReplayWindow, MAX_SKIPPABLE_ID_LENGTH } from "./replay";
 import type { RetryOptions } from "./types";
 
 /** One server-sent event of a run. */
@@ -88,8 +88,9 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
                 subscriber.next({ id, event: name, data: null });
                 return subscriber.complete();
               }
-              const content = `${name}\n${data}`;
-              if (skipping && id !== undefined && id.length <= MAX_SKIPPABLE_ID_LENGTH && window.delivered(id, content)) return;
+              // Hashed once, and only for events with an id: the only ones the window can recognise.
+              const content = id === undefined ? undefined : contentHash(name, data);
+              if (skipping && content !== undefined && window.delivered(id!, content)) return;
               skipping = false;
               let parsed: unknown;
               try {
@@ -99,7 +100,7 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
               }
               if (id !== undefined) {
                 if (!window.knows(id)) failuresInARow = 0;
-                window.remember(id, content);
+                window.remember(id, content!);
                 lastEventId = id;
               }
               subscriber.next({ id, event: name, data: parsed });
@@ -130,9 +131,6 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
     );
   });
 }
-
-/** Visible ASCII, spaces and tabs: what any fetch sends as a header value unchanged. */
-export const canBeHeader = (value: string): boolean => /^[\t\x20-\x7e]*$/.test(value);
 
 /**
  * Errors with a `timeout` ToolTransportError when `milliseconds` pass without

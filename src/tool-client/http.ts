@@ -66,6 +66,9 @@ export function attempt$(transport: Transport, spec: RequestSpec): Observable<Js
   });
 }
 
+/** Visible ASCII, spaces and tabs: what any fetch sends as a header value unchanged. */
+export const canBeHeader = (value: string): boolean => /^[\t\x20-\x7e]*$/.test(value);
+
 /** Timers cannot wait 2^31 ms or more (they would fire at once): such a wait, or Infinity, means no timeout. */
 export const NO_TIMEOUT_FROM_MS = 2 ** 31;
 

@@ -1,15 +1,15 @@
 /**
  * The last events delivered, by their own id, for skipping what a server
  * replays after a reconnect. Bounded in entries and in bytes: each entry
- * keeps a 53-bit hash of the content, not the content (two different
- * payloads under one id colliding is a 1-in-2^53 chance).
+ * keeps a 53-bit hash of the content (`contentHash`), not the content (two
+ * different payloads under one id colliding is a 1-in-2^53 chance).
  */
 export interface ReplayWindow {
-  /** True when an event with this id and this content was delivered recently. */
-  delivered(id: string, content: string): boolean;
+  /** True when an event with this id and this content hash was delivered recently. */
+  delivered(id: string, content: number): boolean;
   /** True when an event with this id was delivered recently, whatever its content. */
   knows(id: string): boolean;
-  remember(id: string, content: string): void;
+  remember(id: string, content: number): void;
 }
 
 /** Longer ids are never skipped: a replay is recognised only by short, server-assigned ids. */
@@ -22,21 +22,24 @@ export function createReplayWindow(capacity: number): ReplayWindow {
   // progress, but it never matches a delivered event.
   const key = (id: string) => (id.length > MAX_SKIPPABLE_ID_LENGTH ? `\0${hash(id)}` : id);
   return {
-    delivered: (id, content) => id.length <= MAX_SKIPPABLE_ID_LENGTH && hashes.get(id) === hash(content),
+    delivered: (id, content) => id.length <= MAX_SKIPPABLE_ID_LENGTH && hashes.get(id) === content,
     knows: (id) => hashes.has(key(id)),
     remember(id, content) {
       const at = key(id);
       hashes.delete(at);
-      hashes.set(at, hash(content));
+      hashes.set(at, content);
       if (hashes.size > capacity) hashes.delete(hashes.keys().next().value as string);
     },
   };
 }
 
-/** cyrb53 (public domain): a fast 53-bit string hash with good dispersion. */
-function hash(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+/** An event's content (its name and data) as a 53-bit hash, without joining the two. */
+export const contentHash = (name: string, data: string): number => hash(data, hash(name));
+
+/** cyrb53 (public domain): a fast 53-bit string hash with good dispersion; `seed` chains a previous hash. */
+function hash(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ (seed >>> 0);
+  let h2 = 0x41c6ce57 ^ Math.floor(seed / 4294967296);
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     h1 = Math.imul(h1 ^ code, 2654435761);
