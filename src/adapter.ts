@@ -363,6 +363,7 @@ export class CarbonAgUiAdapter {
   private streamTurn(input: RunAgentInput, stop: Observable<unknown>, { requestId, onFirstEvent, prelude }: TurnOptions, onFinished: (outcome: RunFinishedOutcome | undefined) => void) {
     const { run, onEvent, operators, validate, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
       this.options;
+    const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
@@ -379,7 +380,7 @@ export class CarbonAgUiAdapter {
         ...(operators && { operators }),
         ...(validate !== undefined && { validate }),
         // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own.
-        coalesce: coalesce === false ? false : Object.assign({}, coalesce === true ? undefined : coalesce, { scheduler: (coalesce === true ? undefined : coalesce.scheduler) ?? this.scheduler }),
+        coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? this.scheduler },
         ...(onInvalidEvent && { onInvalidEvent }),
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),
