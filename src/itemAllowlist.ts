@@ -1,4 +1,5 @@
 import type { CarbonResponseType } from "./carbon";
+import { isRecord } from "./internal/isRecord";
 
 /**
  * The items Carbon AI Chat 1.9.1 renders, by `response_type`, with the fields
@@ -7,10 +8,8 @@ import type { CarbonResponseType } from "./carbon";
  */
 type FieldCheck = (value: unknown, path: string) => string[];
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 const string: FieldCheck = (value, path) => (typeof value === "string" ? [] : [`${path}: must be a string`]);
-const object: FieldCheck = (value, path) => (isObject(value) ? [] : [`${path}: must be an object`]);
+const object: FieldCheck = (value, path) => (isRecord(value) ? [] : [`${path}: must be an object`]);
 const items: FieldCheck = (value, path) =>
   Array.isArray(value) ? value.flatMap((item, index) => carbonItemProblems(item, `${path}.${index}`)) : [`${path}: must be an array of items`];
 const arrayOf =
@@ -20,7 +19,7 @@ const arrayOf =
 const objectWith =
   (fields: Record<string, FieldCheck>): FieldCheck =>
   (value, path) =>
-    isObject(value) ? Object.entries(fields).flatMap(([field, check]) => check(value[field], `${path}.${field}`)) : [`${path}: must be an object`];
+    isRecord(value) ? Object.entries(fields).flatMap(([field, check]) => check(value[field], `${path}.${field}`)) : [`${path}: must be an object`];
 const oneOf =
   (...allowed: string[]): FieldCheck =>
   (value, path) =>
@@ -60,12 +59,12 @@ export const CARBON_RESPONSE_TYPES = Object.keys(RESPONSE_TYPES) as readonly Car
 
 /** Why Carbon 1.9.1 could not render `item`: an empty list when it can. */
 export function carbonItemProblems(item: unknown, path = "item"): string[] {
-  if (!isObject(item)) return [`${path}: must be an object`];
+  if (!isRecord(item)) return [`${path}: must be an object`];
   const fields = Object.hasOwn(RESPONSE_TYPES, item.response_type as string) ? RESPONSE_TYPES[item.response_type as CarbonResponseType] : undefined;
   if (fields === undefined) {
     return [`${path}.response_type: must be one of ${CARBON_RESPONSE_TYPES.join(", ")}`];
   }
   const metadata = item.streaming_metadata;
-  const metadataProblems = metadata === undefined || (isObject(metadata) && typeof metadata.id === "string") ? [] : [`${path}.streaming_metadata.id: must be a string`];
+  const metadataProblems = metadata === undefined || (isRecord(metadata) && typeof metadata.id === "string") ? [] : [`${path}.streaming_metadata.id: must be a string`];
   return [...metadataProblems, ...Object.entries(fields).flatMap(([field, check]) => check(item[field], `${path}.${field}`))];
 }

@@ -1,4 +1,5 @@
 import { errorFromProblem, ToolProtocolError, type Problem, type ToolArgumentProblem, type ToolServerError } from "./errors";
+import { isRecord } from "../internal/isRecord";
 
 /**
  * Reads a whole body, refusing it past `maxBytes` as soon as the count is
@@ -87,5 +88,3 @@ function argumentProblem(entry: unknown): ToolArgumentProblem {
   if (typeof entry.type === "string") result.type = entry.type;
   return result;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,4 +1,5 @@
 import { Validator, type OutputUnit } from "@cfworker/json-schema";
+import { isRecord } from "../../internal/isRecord";
 
 /** One reason the arguments were rejected: where (a JSON pointer into the arguments) and what the schema wanted. */
 export interface ArgumentError {
@@ -117,16 +118,14 @@ function schemaAt(root: object, location: string): unknown {
   let node: unknown = root;
   for (const raw of pointerOf(location).split("/").slice(1)) {
     const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (segment === "$ref" && isObject(node) && typeof node["$ref"] === "string") {
+    if (segment === "$ref" && isRecord(node) && typeof node["$ref"] === "string") {
       const ref = node["$ref"];
       if (!ref.startsWith("#")) return undefined;
       node = schemaAt(root, ref);
       continue;
     }
-    if (!isObject(node) && !Array.isArray(node)) return undefined;
+    if (!isRecord(node) && !Array.isArray(node)) return undefined;
     node = (node as Record<string, unknown>)[segment];
   }
   return node;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -3,6 +3,7 @@ import { EventStream } from "./events";
 import { ProblemError, type Reply } from "./problems";
 import type { Approval, Principal, ServerState } from "./state";
 import type { ToolServerTool } from "./types";
+import { isRecord } from "../../internal/isRecord";
 
 /** One authenticated request, as the handlers see it. */
 export interface Call {
@@ -44,7 +45,7 @@ function describeTool(tool: ToolServerTool, shape: (typeof SHAPES)[number] | nul
 export async function invoke(state: ServerState, call: Call): Promise<Reply> {
   const body = jsonObject(call);
   const args = body["arguments"];
-  if (!isObject(args)) throw new ProblemError("bad-request", "arguments must be a JSON object");
+  if (!isRecord(args)) throw new ProblemError("bad-request", "arguments must be a JSON object");
   const origin = { principal: call.principal.id, runId: optionalId(body, "run_id"), threadId: optionalId(body, "thread_id") };
   const tool = state.tool(call.param);
   const run = origin.runId === undefined ? undefined : state.claim(state.run(origin.runId), call.principal);
@@ -69,7 +70,7 @@ export async function decide(state: ServerState, call: Call): Promise<Reply> {
   const body = jsonObject(call);
   const { approved, edited_arguments: edited, reason = null } = body;
   if (typeof approved !== "boolean") throw new ProblemError("bad-request", "approved must be true or false");
-  if (edited !== undefined && !isObject(edited)) throw new ProblemError("bad-request", "edited_arguments must be a JSON object");
+  if (edited !== undefined && !isRecord(edited)) throw new ProblemError("bad-request", "edited_arguments must be a JSON object");
   if (reason !== null && typeof reason !== "string") throw new ProblemError("bad-request", "reason must be a string");
   if (approval.status !== "pending") throw new ProblemError("approval-already-decided", `Approval ${approval.id} was already ${approval.status}`, { approval_status: approval.status });
   const origin = { principal: approval.requestedBy, runId: approval.runId, threadId: approval.threadId, approvalId: approval.id };
@@ -152,7 +153,7 @@ function jsonObject(call: Call): Record<string, unknown> {
   } catch {
     throw new ProblemError("bad-request", "The body is not valid JSON");
   }
-  if (!isObject(body)) throw new ProblemError("bad-request", "The body must be a JSON object");
+  if (!isRecord(body)) throw new ProblemError("bad-request", "The body must be a JSON object");
   return body;
 }
 
@@ -164,5 +165,3 @@ function optionalId(body: Record<string, unknown>, field: string): string | unde
 }
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
