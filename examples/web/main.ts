@@ -28,11 +28,17 @@ const adapter = new CarbonAgUiAdapter({
 window.adapter = adapter;
 
 // A side panel with the agent's shared state, as it changes.
+const stateSection = document.createElement("section");
+stateSection.className = "state-panel";
+stateSection.setAttribute("aria-labelledby", "state-heading");
+const stateHeading = document.createElement("h2");
+stateHeading.id = "state-heading";
+stateHeading.textContent = "Agent's shared state";
 const statePanel = document.createElement("pre");
 statePanel.className = "state";
-statePanel.setAttribute("aria-label", "Shared state");
 adapter.state$.subscribe((state) => (statePanel.textContent = JSON.stringify(state, null, 2)));
-document.body.append(statePanel);
+stateSection.append(stateHeading, statePanel);
+document.body.append(stateSection);
 
 const chat = document.createElement("cds-aichat-custom-element") as HTMLElement & Record<string, unknown>;
 chat.className = "chat";

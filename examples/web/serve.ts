@@ -30,7 +30,9 @@ const page = (agentUrl: string) => `<!doctype html>
   html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
   body { display: grid; grid-template-columns: 1fr 16rem; }
   .chat { display: block; height: 100vh; width: 100%; order: 1; }
-  .state { order: 2; margin: 0; padding: 1rem; background: #f4f4f4; font-size: 0.8rem; overflow: auto; }
+  .state-panel { order: 2; padding: 1rem; background: #f4f4f4; overflow: auto; min-width: 0; }
+  .state-panel h2 { margin: 0 0 0.5rem; font-size: 0.875rem; font-weight: 600; }
+  .state { margin: 0; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
   .cagr-card { display: grid; gap: 0.5rem; padding: 0.75rem; border: 1px solid #c6c6c6; margin: 0.25rem 0; }
   .cagr-card textarea { font-family: monospace; min-height: 4rem; }
 </style>

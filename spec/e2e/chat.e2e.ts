@@ -135,10 +135,22 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await page.locator(".cagr-clarification-card", { hasText: "Which date should I book?" }).waitFor();
   });
 
-  it("shows the shared state in the side panel as it changes", async () => {
+  it("shows the shared state in a labelled side panel as it changes, long values wrapped inside it", async () => {
     const { page, send } = await demo.open();
     await send("What's the weather in Oslo?");
-    await page.locator(".state", { hasText: '"lookups": 2' }).waitFor();
+    const panel = page.getByRole("region", { name: "Agent's shared state" });
+    await panel.locator(".state", { hasText: '"lookups": 2' }).waitFor();
+    // A value longer than the panel is wide, without spaces to break at.
+    await panel.locator(".state").evaluate((element) => (element.textContent = JSON.stringify({ note: "x".repeat(400) }, null, 2)));
+    const overflows = await panel.evaluate((element) => element.scrollWidth > element.clientWidth);
+    expect(overflows).toBe(false);
+  });
+
+  it("answers the weather card's 'Tomorrow?' button with tomorrow's forecast", async () => {
+    const { page, send } = await demo.open();
+    await send("What's the weather in Oslo?");
+    await page.getByRole("button", { name: "Tomorrow?" }).click();
+    await messages(page).getByText("Oslo tomorrow: 6 °C, clouds").waitFor();
   });
 
   it("starts a new thread when the conversation restarts", async () => {
