@@ -43,6 +43,16 @@ document.body.append(stateSection);
 const chat = document.createElement("cds-aichat-custom-element") as HTMLElement & Record<string, unknown>;
 chat.className = "chat";
 chat.messaging = { customSendMessage: adapter.sendMessage, skipWelcome: true };
+chat.assistantName = "Demo agent";
+// Carbon's home screen: a greeting and starter prompts, one per thing the scripted agent can show.
+chat.homescreen = {
+  isOn: true,
+  greeting: "Hi! I'm a scripted AG-UI agent. Try one of these, or ask me for a story, a long answer, or to fail.",
+  starters: {
+    isOn: true,
+    buttons: ["What's the weather in Oslo?", "Please delete my old files", "E-mail ops that the deploy finished", "Book a table"].map((label) => ({ label })),
+  },
+};
 chat.openChatByDefault = true;
 chat.launcher = { isOn: false };
 chat.onBeforeRender = (instance: CarbonEventBus & CarbonChatInstance) => {

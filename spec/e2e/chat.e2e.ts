@@ -19,6 +19,19 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await messages(page).getByText("has 3 messages so far").waitFor();
   });
 
+  it("greets with starter prompts on Carbon's home screen, under the assistant's own name; a starter asks the agent", async () => {
+    const { page, snapshot } = await demo.open();
+    await page.getByText("Hi! I'm a scripted AG-UI agent.").waitFor();
+    const starter = page.getByRole("button", { name: "What's the weather in Oslo?" });
+    await starter.waitFor();
+    await page.waitForTimeout(600); // Carbon fades the home screen in; the screenshot is for people
+    await snapshot("home-screen");
+    await starter.click();
+    await messages(page).getByText("Oslo: 4 °C, sleet").waitFor();
+    await messages(page).getByText("Demo agent", { exact: false }).first().waitFor();
+    expect(await messages(page).getByText("watsonx").count()).toBe(0);
+  });
+
   it("shows reasoning, the tool step and its status in the chain of thought, and a native Carbon card", async () => {
     const { page, send, snapshot } = await demo.open();
     await send("What's the weather in Oslo?");
