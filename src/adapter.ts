@@ -209,7 +209,7 @@ export class CarbonAgUiAdapter {
       throw error;
     };
     await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true) }).catch(putBack);
-    if (!sawEvent) putBack(new AgUiInterruptError("The resume run ended before any event; the decision can be sent again"));
+    if (!sawEvent) putBack(new AgUiInterruptError("The agent ended the run without answering"));
   }
 
   /** The interrupt a decision is for, by the rules of `respondToInterrupt`. */

@@ -44,6 +44,9 @@ const chat = document.createElement("cds-aichat-custom-element") as HTMLElement 
 chat.className = "chat";
 chat.messaging = { customSendMessage: adapter.sendMessage, skipWelcome: true };
 chat.assistantName = "Demo agent";
+// `?theme=g100` (or white, g10, g90): Carbon's theme tokens, which the decision cards follow too.
+const theme = new URLSearchParams(location.search).get("theme");
+if (theme) chat.injectCarbonTheme = theme;
 // Carbon's home screen: a greeting and starter prompts, one per thing the scripted agent can show.
 chat.homescreen = {
   isOn: true,

@@ -56,7 +56,20 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await snapshot("decision-approved");
     expectPage(await approve.isDisabled()).toBe(true);
     // The card is ours, slotted into the chat element's light DOM.
-    expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved");
+    expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved.");
+  });
+
+  it("draws the decision card in Carbon's dark theme when the chat uses it", async () => {
+    const { page, send, snapshot } = await demo.open("?theme=g100");
+    await send("Please delete my old files");
+    const card = page.locator(".cagr-decision-card");
+    await page.getByRole("button", { name: "Approve", exact: true }).waitFor();
+    await page.waitForTimeout(300); // let Carbon's message animation settle for the screenshot
+    await snapshot("decision-card-dark");
+    const [background, text] = await card.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element).color]);
+    const lightness = (color: string) => (color.match(/\d+/g) ?? []).slice(0, 3).map(Number).reduce((sum, channel) => sum + channel, 0) / 3;
+    expectPage(lightness(background)).toBeLessThan(80);
+    expectPage(lightness(text)).toBeGreaterThan(180);
   });
 
   it("rejects an interrupt, and the agent says so", async () => {
@@ -113,30 +126,33 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
   it("approves with edited arguments checked in the card", async () => {
     const { page, send } = await demo.open();
     await send("Please delete my old files");
-    const editor = page.locator(".cagr-decision-card textarea");
-    await editor.fill('{"paths": ["old.log"]}');
     await page.getByRole("button", { name: "Approve with changes" }).click();
+    const editor = page.locator(".cagr-decision-card .cagr-card-editor textarea");
+    await editor.fill('{"paths": ["old.log"]}');
+    await page.getByRole("button", { name: "Send with changes" }).click();
     await messages(page).getByText("Done: deleted old.log.").waitFor();
   });
 
   it("sends an e-mail through the tool server: its approval becomes the card, the edited arguments reach the tool", async () => {
     const { page, send, snapshot } = await demo.open();
     await send("Please e-mail ops that the deploy finished");
-    const editor = page.locator(".cagr-decision-card textarea");
+    await page.getByRole("button", { name: "Approve with changes" }).click();
+    const editor = page.locator(".cagr-decision-card .cagr-card-editor textarea");
     await editor.waitFor();
     expectPage(JSON.parse(await editor.inputValue())).toEqual({ to: "ops@example.com", subject: "Deploy finished" });
     await editor.fill('{"to": "ops@example.com", "subject": "Deploy finished", "cc": "audit@example.com"}');
     await snapshot("tool-server-approval");
-    await page.getByRole("button", { name: "Approve with changes" }).click();
+    await page.getByRole("button", { name: "Send with changes" }).click();
     await messages(page).getByText("Sent through the tool server to ops@example.com (cc audit@example.com).").waitFor();
   });
 
   it("re-arms the card when the resume fails before any event, and the second answer goes through", async () => {
-    const { page, send } = await demo.open();
+    const { page, send, snapshot } = await demo.open();
     await send("Please delete my flaky files");
     const approve = page.getByRole("button", { name: "Approve", exact: true });
     await approve.click();
     await page.locator(".cagr-decision-card .cagr-card-status", { hasText: "You can answer again." }).waitFor();
+    await snapshot("decision-retry");
     expectPage(await approve.isEnabled()).toBe(true);
     await approve.click();
     await messages(page).getByText("Done: deleted notes.txt").waitFor();
