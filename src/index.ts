@@ -22,7 +22,15 @@ export { coalesceDeltas } from "./operators/coalesceDeltas";
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
-export { renderDecisionCards, type CarbonEventBus, type DecisionCardsOptions } from "./renderers/decisionCards";
+export {
+  createClarificationCard,
+  createDecisionCard,
+  renderDecisionCards,
+  type CarbonEventBus,
+  type DecisionCardOptions,
+  type DecisionCardsOptions,
+  type RenderedCard,
+} from "./renderers/decisionCards";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent } from "./runners/fromAgent";

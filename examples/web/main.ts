@@ -3,28 +3,17 @@
  * through carbon-agui-rx. No React code of our own; Carbon mounts its own.
  */
 import "@carbon/ai-chat/dist/es/web-components/cds-aichat-custom-element/index.js";
-import { CarbonAgUiAdapter, createSseRunner, renderDecisionCards, type CarbonChatInstance, type CarbonEventBus } from "carbon-agui-rx";
+import { renderDecisionCards, type CarbonChatInstance, type CarbonEventBus } from "carbon-agui-rx";
+import { demoAdapter } from "./demoAdapter";
 
 declare global {
   interface Window {
-    /** The AG-UI endpoint, written into the page by the demo server. */
-    AGUI_URL: string;
-    /** For the end-to-end tests: the adapter of this page, and Carbon's instance. */
-    adapter: CarbonAgUiAdapter;
+    /** For the end-to-end tests: Carbon's instance. */
     chatInstance: CarbonEventBus & CarbonChatInstance;
   }
 }
 
-const adapter = new CarbonAgUiAdapter({
-  run: createSseRunner({ url: window.AGUI_URL }),
-  // `?coalesce=off` sends one chunk per delta, for the browser bench to compare.
-  coalesce: new URLSearchParams(location.search).get("coalesce") !== "off",
-  // The demo agent asks for details by leaving { phase: "needs_detail", ask } in its state.
-  detectClarification: (state) => {
-    const { phase, ask } = (state ?? {}) as { phase?: string; ask?: string };
-    return phase === "needs_detail" ? { ...(ask !== undefined && { question: ask }) } : false;
-  },
-});
+const adapter = demoAdapter();
 window.adapter = adapter;
 
 // A side panel with the agent's shared state, as it changes.
