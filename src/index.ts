@@ -16,7 +16,7 @@ export { activities, type ActivitiesOptions } from "./operators/activities";
 export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
-export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
+export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 export { coalesceDeltas } from "./operators/coalesceDeltas";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
@@ -50,6 +50,7 @@ export {
   CarbonAgUiError,
   SseFrameTooLargeError,
 } from "./errors";
+export { describeError } from "./describeError";
 
 export {
   isAgUiEvent,

@@ -83,7 +83,8 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     const { page, send, snapshot } = await demo.open();
     await send("Now try something that will fail");
     await messages(page).getByText("Let me work that out.").waitFor();
-    await messages(page).getByText("This message was not completed").waitFor();
+    await messages(page).getByText("The model is overloaded.").waitFor();
+    await page.waitForTimeout(300);
     await snapshot("run-error");
     await send("Hi again");
     await messages(page).getByText("scripted AG-UI agent").waitFor();

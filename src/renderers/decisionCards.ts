@@ -1,6 +1,7 @@
 import { Validator } from "@cfworker/json-schema";
 import type { CarbonAgUiAdapter } from "../adapter";
 import type { CarbonChatInstance, CarbonItem } from "../carbon";
+import { sentence } from "../internal/sentence";
 import { isExpired, type ClarificationData, type InterruptDecision, type InterruptDecisionData } from "../hitl";
 
 /** A Carbon web-component event, as much of it as the renderer reads. */
@@ -231,9 +232,6 @@ function editedArguments(text: string, schema: object | undefined): { args: unkn
   const errors = result.errors.filter((error) => error.keyword !== "properties" && error.keyword !== "items").map((error) => `${error.instanceLocation.replace(/^#\/?/, "") || "arguments"}: ${error.error}`);
   return result.valid ? { args } : { problem: `The arguments do not fit: ${errors.join("; ")}` };
 }
-
-/** Ends a message with a full stop unless it ends with punctuation already. */
-const sentence = (text: string) => (/[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 function create(document: Document, tag: string, className: string, text?: string): HTMLElement {
   const element = document.createElement(tag);
