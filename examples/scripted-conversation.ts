@@ -50,27 +50,29 @@ function burstAnswer(sse: SseResponse, input: RunAgentInput, text: string, delta
   sse.end();
 }
 
-/** Reasons, calls a weather tool (a live chain-of-thought step), updates shared state, and answers with a Carbon card. */
-async function weatherAnswer(sse: SseResponse, input: RunAgentInput) {
+/** Reasons, calls a weather tool (a live chain-of-thought step), updates shared state, and answers with a Carbon card; today's card offers tomorrow's. */
+async function weatherAnswer(sse: SseResponse, input: RunAgentInput, day: "today" | "tomorrow") {
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
+  const forecast = day === "today" ? { celsius: 4, sky: "sleet" } : { celsius: 6, sky: "clouds" };
   send({ type: "RUN_STARTED", threadId, runId });
-  send({ type: "REASONING_MESSAGE_CHUNK", messageId: `think-${runId}`, delta: "The user wants today's weather in Oslo: " });
+  send({ type: "REASONING_MESSAGE_CHUNK", messageId: `think-${runId}`, delta: `The user wants ${day}'s weather in Oslo: ` });
   send({ type: "REASONING_MESSAGE_CHUNK", delta: "call the forecast tool." });
   send({ type: "TOOL_CALL_START", toolCallId: `call-${runId}`, toolCallName: "get_forecast", parentMessageId: `tools-${runId}` });
-  send({ type: "TOOL_CALL_ARGS", toolCallId: `call-${runId}`, delta: '{"city":"Oslo"}' });
+  send({ type: "TOOL_CALL_ARGS", toolCallId: `call-${runId}`, delta: JSON.stringify({ city: "Oslo", day }) });
   send({ type: "TOOL_CALL_END", toolCallId: `call-${runId}` });
   await pause(20);
-  send({ type: "TOOL_CALL_RESULT", messageId: `result-${runId}`, toolCallId: `call-${runId}`, content: '{"celsius":4,"sky":"sleet"}' });
+  send({ type: "TOOL_CALL_RESULT", messageId: `result-${runId}`, toolCallId: `call-${runId}`, content: JSON.stringify(forecast) });
   send({ type: "STATE_SNAPSHOT", snapshot: { lastCity: "Oslo", lookups: 1 } });
   send({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/lookups", value: 2 }] });
+  const tomorrowButton = { response_type: "button", button_type: "post_back", label: "Tomorrow?", value: { input: { text: "And tomorrow?" } } };
   send({
     type: "CUSTOM",
     name: "carbon.item",
     value: {
       response_type: "card",
-      body: [{ response_type: "text", text: "Oslo: 4 °C, sleet" }],
-      footer: [{ response_type: "button", button_type: "post_back", label: "Tomorrow?", value: { input: { text: "And tomorrow?" } } }],
+      body: [{ response_type: "text", text: `Oslo${day === "tomorrow" ? " tomorrow" : ""}: ${forecast.celsius} °C, ${forecast.sky}` }],
+      ...(day === "today" && { footer: [tomorrowButton] }),
     },
   });
   send({ type: "RUN_FINISHED", threadId, runId });
@@ -111,14 +113,15 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   }
   if (decision) {
     const args = (decision.payload as { args?: { paths?: string[] } } | null)?.args;
-    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${args?.paths?.join(" and ") ?? "notes.txt, draft.md, old.log"}.`;
+    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${(args?.paths ?? ["notes.txt", "draft.md", "old.log"]).map((path) => `\`${path}\``).join(", ")}.`;
     return streamAnswer(sse, input, text);
   }
   const last = input.messages.at(-1);
   const question = typeof last?.content === "string" ? last.content.toLowerCase() : "";
   if (question.includes("delete")) return deleteFilesAnswer(sse, input, question.includes("flaky"));
   if (question.includes("book")) return askForDate(sse, input);
-  if (question.includes("weather")) return weatherAnswer(sse, input);
+  if (question.includes("tomorrow")) return weatherAnswer(sse, input, "tomorrow");
+  if (question.includes("weather")) return weatherAnswer(sse, input, "today");
   if (question.includes("story")) {
     return streamAnswer(sse, input, "Once upon a time, in a data centre far away, a very long answer began to stream and stream and stream ", "hang");
   }

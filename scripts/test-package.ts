@@ -33,6 +33,7 @@ try {
 
   run("npm", ["install", "--no-audit", "--no-fund", "--silent", `./${tarball}`, "rxjs@7.8.2", "@ag-ui/client@1.0.0", "@types/node@20"]);
   if (existsSync(join(app, "node_modules/@carbon/ai-chat"))) throw new Error("@carbon/ai-chat must not be installed in the consumer app");
+  if (!existsSync(join(app, "node_modules/carbon-agui-rx/LICENSE"))) throw new Error("the package must carry its LICENSE");
   // The testing kit costs nothing to those who do not import it: the main bundles hold none of it.
   for (const bundle of ["index.mjs", "index.cjs"]) {
     const code = readFileSync(join(app, "node_modules/carbon-agui-rx/dist", bundle), "utf8");

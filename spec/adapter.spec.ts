@@ -6,7 +6,8 @@ import { type AgentScript, type AgentServer, type SseResponse } from "carbon-agu
 import { startEncodedAgentServer } from "./support/agentServer";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
-import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
+import { CancellationReason, type CarbonStreamChunk } from "../src/carbon";
+import { ERROR_ITEM_ID } from "../src/operators/toStreamChunks";
 import { AgUiFrontendToolError, AgUiInterruptError, AgUiRunError } from "../src/errors";
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";
@@ -34,6 +35,14 @@ describe("CarbonAgUiAdapter", () => {
     server = await startEncodedAgentServer(script);
     return new CarbonAgUiAdapter({ run: createSseRunner({ url: server.url }), ...extra });
   }
+
+  const partlyThenRunError: AgentScript = (_input, sse) => {
+    sse.send(ev.runStarted());
+    sse.send(ev.textStart("a1"));
+    sse.send(ev.text("a1", "Partly"));
+    sse.send(ev.runError("model overloaded", "overloaded"));
+    sse.end();
+  };
 
   it("streams an answer into Carbon, ending with the final response under the same response id", async () => {
     const adapter = await adapterFor((_input, sse) => say(sse, "Hello there"));
@@ -165,19 +174,27 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "A long story" });
   });
 
-  it("on RUN_ERROR, sends the final response with the text so far, then rejects with AgUiRunError", async () => {
-    const adapter = await adapterFor((_input, sse) => {
-      sse.send(ev.runStarted());
-      sse.send(ev.textStart("a1"));
-      sse.send(ev.text("a1", "Partly"));
-      sse.send(ev.runError("model overloaded", "overloaded"));
-      sse.end();
-    });
+  it("on RUN_ERROR, keeps the text so far and says why in the chat, reports the AgUiRunError to onError, and resolves", async () => {
+    const errors: unknown[] = [];
+    const adapter = await adapterFor(partlyThenRunError, { onError: (error) => errors.push(error) });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(errors).toEqual([new AgUiRunError("model overloaded", "overloaded")]);
+    expect(finals(carbon)[0]?.final_response.history?.error_state).toBeUndefined();
+    expect(carbon.transcript()).toBe("Assistant: Partly\n[error: This answer is incomplete. model overloaded.]");
+    expect(carbon.waitingForFinal).toEqual([]);
+    expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Partly" });
+  });
+
+  it.each([
+    ["rejectOnError is set", { rejectOnError: true }, "Assistant: Partly\n[error: This answer is incomplete. model overloaded.]"],
+    ["describeError shows nothing", { describeError: () => undefined }, "Assistant: Partly\n  (This message was not completed. Please try again.)"],
+  ])("rejects with the typed error after the final response when %s", async (_case, adapterOptions, transcript) => {
+    const adapter = await adapterFor(partlyThenRunError, adapterOptions);
     const carbon = new CarbonRecorder();
     await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toEqual(new AgUiRunError("model overloaded", "overloaded"));
-    expect(finals(carbon)[0]?.final_response.history?.error_state).toBe(MessageErrorState.FAILED_WHILE_STREAMING);
-    expect(carbon.transcript()).toBe("Assistant: Partly\n  (This message was not completed. Please try again.)");
-    expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Partly" });
+    expect(carbon.transcript()).toBe(transcript);
+    expect(carbon.waitingForFinal).toEqual([]);
   });
 
   describe("when Carbon is slow", () => {
@@ -194,7 +211,7 @@ describe("CarbonAgUiAdapter", () => {
     const streamedText = (chunks: CarbonStreamChunk[]) => chunks.map((chunk) => ("partial_item" in chunk ? chunk.partial_item.text : "")).join("");
 
     it("delivers every chunk, the final response last, before rejecting (one chunk per delta with coalesce: false)", async () => {
-      const adapter = await adapterFor(fiveDeltasThenError, { coalesce: false });
+      const adapter = await adapterFor(fiveDeltasThenError, { coalesce: false, rejectOnError: true });
       const delivered: CarbonStreamChunk[] = [];
       await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered))).rejects.toBeInstanceOf(AgUiRunError);
       expect(delivered).toHaveLength(6);
@@ -217,7 +234,7 @@ describe("CarbonAgUiAdapter", () => {
     });
 
     it("delivers all the text, merged, and the final response last, before rejecting", async () => {
-      const adapter = await adapterFor(fiveDeltasThenError);
+      const adapter = await adapterFor(fiveDeltasThenError, { rejectOnError: true });
       const delivered: CarbonStreamChunk[] = [];
       await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered))).rejects.toBeInstanceOf(AgUiRunError);
       expect(streamedText(delivered)).toBe("01234");
@@ -234,10 +251,10 @@ describe("CarbonAgUiAdapter", () => {
       const adapterPace = counting();
       const coalescePace = counting();
       // A Carbon that takes each chunk at once never makes the adapter wait for a frame: only merging schedules.
-      const adapter = await adapterFor(fiveDeltasThenError, { scheduler: adapterPace.scheduler });
+      const adapter = await adapterFor(fiveDeltasThenError, { scheduler: adapterPace.scheduler, rejectOnError: true });
       await expect(adapter.sendMessage(request("Hi"), options(), new CarbonRecorder())).rejects.toBeInstanceOf(AgUiRunError);
       expect(adapterPace.calls()).toBeGreaterThan(0);
-      const second = new CarbonAgUiAdapter({ run: createSseRunner({ url: server!.url }), scheduler: adapterPace.scheduler, coalesce: { scheduler: coalescePace.scheduler } });
+      const second = new CarbonAgUiAdapter({ run: createSseRunner({ url: server!.url }), scheduler: adapterPace.scheduler, coalesce: { scheduler: coalescePace.scheduler }, rejectOnError: true });
       const before = adapterPace.calls();
       await expect(second.sendMessage(request("Hi"), options(), new CarbonRecorder())).rejects.toBeInstanceOf(AgUiRunError);
       expect([coalescePace.calls() > 0, adapterPace.calls() - before]).toEqual([true, 0]);
@@ -283,12 +300,15 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages).toEqual([]);
   });
 
-  it("ends the turn with a final response when the runner throws before any event", async () => {
+  it("ends the turn with a final response that says it failed when the runner throws before any event", async () => {
     const failure = new Error("no route to agent");
-    const adapter = new CarbonAgUiAdapter({ run: () => throwError(() => failure) });
+    const errors: unknown[] = [];
+    const adapter = new CarbonAgUiAdapter({ run: () => throwError(() => failure), onError: (error) => errors.push(error) });
     const carbon = new CarbonRecorder();
-    await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toBe(failure);
-    expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic: [] } } }]);
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(errors).toEqual([failure]);
+    const generic = [{ response_type: "inline_error", text: "Something went wrong while talking to the agent.", streaming_metadata: { id: ERROR_ITEM_ID } }];
+    expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic } } }]);
   });
 
   it("aborts the run's own signal once the turn is over", async () => {
@@ -478,14 +498,16 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
 
 describe("CarbonAgUiAdapter: clarification predicate errors", () => {
   it("fails the turn when detectClarification throws, after its final response", async () => {
-    const adapter = new CarbonAgUiAdapter({
+    const adapterOptions = {
       run: () => of(ev.runStarted(), ev.textStart("m1"), ev.text("m1", "Done"), ev.textEnd("m1"), ev.runFinished()),
       detectClarification: () => {
         throw new Error("predicate bug");
       },
-    });
+    };
     const carbon = new CarbonRecorder();
-    await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toThrow("predicate bug");
+    const errors: unknown[] = [];
+    await createAgUiSendMessage({ ...adapterOptions, onError: (error) => errors.push(error) })(request("Hi"), options(), carbon);
+    expect(errors).toEqual([new Error("predicate bug")]);
     expect(carbon.waitingForFinal).toEqual([]);
     expect(carbon.chunks.at(-1)).toHaveProperty("final_response");
   });

@@ -16,6 +16,7 @@ import {
 } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CarbonStreamChunk, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
+import { describeError } from "./describeError";
 import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
@@ -29,7 +30,19 @@ import type { RunAgent } from "./runners/runAgent";
 export interface CarbonAgUiAdapterOptions
   extends Pick<
     AgUiToCarbonOptions,
-    "onEvent" | "operators" | "validate" | "coalesce" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall" | "onActivity" | "onRunFinished" | "detectClarification" | "onClarification"
+    | "onEvent"
+    | "operators"
+    | "validate"
+    | "coalesce"
+    | "onInvalidEvent"
+    | "onWarning"
+    | "onInvalidItem"
+    | "onToolCall"
+    | "onActivity"
+    | "onRunFinished"
+    | "detectClarification"
+    | "onClarification"
+    | "describeError"
   > {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
@@ -41,6 +54,17 @@ export interface CarbonAgUiAdapterOptions
    * again on the same thread.
    */
   tools?: FrontendTool[];
+  /**
+   * Called with the error of every turn that fails. The chat already shows
+   * why (the `describeError` words, as Carbon's inline error at the end of
+   * the answer), so `sendMessage` resolves rather than rejects: a rejection
+   * makes Carbon also put its generic "There is an error with the message you
+   * just sent" under the person's own message. Errors the chat does not show
+   * (`describeError` returned nothing, or Carbon refused a chunk) still reject.
+   */
+  onError?: (error: unknown) => void;
+  /** Reject Carbon's send promise on every failed turn too (Carbon then marks the person's message as failed). Default `false`. */
+  rejectOnError?: boolean;
   /** How many follow-up runs frontend tools may start in one turn before it fails with `AgUiFrontendToolError`. Default 5. */
   maxFrontendToolRounds?: number;
   /** AG-UI context entries sent with every run. */
@@ -94,6 +118,8 @@ export class CarbonAgUiAdapter {
   private readonly conversation: Conversation;
   /** The Carbon instance of the latest message, where a resume streams when none is given. */
   private lastInstance: CarbonChatInstance | undefined;
+  /** Errors the chat has shown to the person (as an inline error); a send that fails with one of them resolves. */
+  private readonly shownErrors = new WeakSet<object>();
 
   constructor(private readonly options: CarbonAgUiAdapterOptions) {
     this.conversation = new Conversation({
@@ -166,7 +192,11 @@ export class CarbonAgUiAdapter {
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
-    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id });
+    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id }).catch((error: unknown) => {
+      this.options.onError?.(error);
+      const shown = typeof error === "object" && error !== null && this.shownErrors.has(error);
+      if (!shown || this.options.rejectOnError) throw error;
+    });
   };
 
   /**
@@ -209,7 +239,7 @@ export class CarbonAgUiAdapter {
       throw error;
     };
     await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true) }).catch(putBack);
-    if (!sawEvent) putBack(new AgUiInterruptError("The resume run ended before any event; the decision can be sent again"));
+    if (!sawEvent) putBack(new AgUiInterruptError("The agent ended the run without answering"));
   }
 
   /** The interrupt a decision is for, by the rules of `respondToInterrupt`. */
@@ -363,6 +393,7 @@ export class CarbonAgUiAdapter {
   private streamTurn(input: RunAgentInput, stop: Observable<unknown>, { requestId, onFirstEvent, prelude }: TurnOptions, onFinished: (outcome: RunFinishedOutcome | undefined) => void) {
     const { run, onEvent, operators, validate, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
       this.options;
+    const describe = this.options.describeError === false ? undefined : (this.options.describeError ?? describeError);
     const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
@@ -392,6 +423,11 @@ export class CarbonAgUiAdapter {
         },
         ...(detectClarification && { detectClarification }),
         ...(onClarification && { onClarification }),
+        describeError: (error) => {
+          const reason = describe?.(error);
+          if (reason && typeof error === "object" && error !== null) this.shownErrors.add(error);
+          return reason;
+        },
       }),
     );
   }

@@ -16,13 +16,21 @@ export { activities, type ActivitiesOptions } from "./operators/activities";
 export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
-export { OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
+export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 export { coalesceDeltas } from "./operators/coalesceDeltas";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
-export { renderDecisionCards, type CarbonEventBus, type DecisionCardsOptions } from "./renderers/decisionCards";
+export {
+  createClarificationCard,
+  createDecisionCard,
+  renderDecisionCards,
+  type CarbonEventBus,
+  type DecisionCardOptions,
+  type DecisionCardsOptions,
+  type RenderedCard,
+} from "./renderers/decisionCards";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent } from "./runners/fromAgent";
@@ -42,6 +50,7 @@ export {
   CarbonAgUiError,
   SseFrameTooLargeError,
 } from "./errors";
+export { describeError } from "./describeError";
 
 export {
   isAgUiEvent,

@@ -30,13 +30,25 @@ const page = (agentUrl: string) => `<!doctype html>
   html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
   body { display: grid; grid-template-columns: 1fr 16rem; }
   .chat { display: block; height: 100vh; width: 100%; order: 1; }
-  .state { order: 2; margin: 0; padding: 1rem; background: #f4f4f4; font-size: 0.8rem; overflow: auto; }
-  .cagr-card { display: grid; gap: 0.5rem; padding: 0.75rem; border: 1px solid #c6c6c6; margin: 0.25rem 0; }
-  .cagr-card textarea { font-family: monospace; min-height: 4rem; }
+  .state-panel { order: 2; padding: 1rem; background: #f4f4f4; overflow: auto; min-width: 0; }
+  .state-panel h2 { margin: 0 0 0.5rem; font-size: 0.875rem; font-weight: 600; }
+  .state { margin: 0; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 </style>
 <script>window.AGUI_URL = ${JSON.stringify(agentUrl)};</script>
 </head>
 <body><script type="module" src="/page.js"></script></body>
+</html>`;
+
+/** The same demo in React: Carbon's ChatContainer, the cards through renderUserDefinedResponse. */
+const reactPage = (agentUrl: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>carbon-agui-rx demo (React)</title>
+<style>html, body, #root { margin: 0; height: 100%; font-family: system-ui, sans-serif; }</style>
+<script>window.AGUI_URL = ${JSON.stringify(agentUrl)};</script>
+</head>
+<body><div id="root"></div><script type="module" src="/react.js"></script></body>
 </html>`;
 
 export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<WebDemo> {
@@ -47,14 +59,14 @@ export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<Web
   const tools = toolServer && new ToolClient({ baseUrl: toolServer.url, token: "alice-token" });
   const agent = tools ? await serveScriptedAgent(scriptedAgentWithTools(tools), { encode: (event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]) }) : undefined;
   const endpoint = agentUrl ?? agent!.url;
-  const bundle = join(__dirname, "dist", "page.js");
   const server = createServer(async (request, response) => {
-    if (request.url === "/page.js") {
+    const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
+    if (path === "/page.js" || path === "/react.js") {
       response.writeHead(200, { "content-type": "text/javascript" });
-      return response.end(await readFile(bundle));
+      return response.end(await readFile(join(__dirname, "dist", path.slice(1))));
     }
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(page(endpoint));
+    response.end(path === "/react" ? reactPage(endpoint) : page(endpoint));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

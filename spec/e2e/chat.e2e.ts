@@ -19,6 +19,19 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await messages(page).getByText("has 3 messages so far").waitFor();
   });
 
+  it("greets with starter prompts on Carbon's home screen, under the assistant's own name; a starter asks the agent", async () => {
+    const { page, snapshot } = await demo.open();
+    await page.getByText("Hi! I'm a scripted AG-UI agent.").waitFor();
+    const starter = page.getByRole("button", { name: "What's the weather in Oslo?" });
+    await starter.waitFor();
+    await page.waitForTimeout(600); // Carbon fades the home screen in; the screenshot is for people
+    await snapshot("home-screen");
+    await starter.click();
+    await messages(page).getByText("Oslo: 4 °C, sleet").waitFor();
+    await messages(page).getByText("Demo agent", { exact: false }).first().waitFor();
+    expect(await messages(page).getByText("watsonx").count()).toBe(0);
+  });
+
   it("shows reasoning, the tool step and its status in the chain of thought, and a native Carbon card", async () => {
     const { page, send, snapshot } = await demo.open();
     await send("What's the weather in Oslo?");
@@ -43,7 +56,20 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await snapshot("decision-approved");
     expectPage(await approve.isDisabled()).toBe(true);
     // The card is ours, slotted into the chat element's light DOM.
-    expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved");
+    expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved.");
+  });
+
+  it("draws the decision card in Carbon's dark theme when the chat uses it", async () => {
+    const { page, send, snapshot } = await demo.open("?theme=g100");
+    await send("Please delete my old files");
+    const card = page.locator(".cagr-decision-card");
+    await page.getByRole("button", { name: "Approve", exact: true }).waitFor();
+    await page.waitForTimeout(300); // let Carbon's message animation settle for the screenshot
+    await snapshot("decision-card-dark");
+    const [background, text] = await card.evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(element).color]);
+    const lightness = (color: string) => (color.match(/\d+/g) ?? []).slice(0, 3).map(Number).reduce((sum, channel) => sum + channel, 0) / 3;
+    expectPage(lightness(background)).toBeLessThan(80);
+    expectPage(lightness(text)).toBeGreaterThan(180);
   });
 
   it("rejects an interrupt, and the agent says so", async () => {
@@ -57,7 +83,8 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     const { page, send, snapshot } = await demo.open();
     await send("Now try something that will fail");
     await messages(page).getByText("Let me work that out.").waitFor();
-    await messages(page).getByText("This message was not completed").waitFor();
+    await messages(page).getByText("The model is overloaded.").waitFor();
+    await page.waitForTimeout(300);
     await snapshot("run-error");
     await send("Hi again");
     await messages(page).getByText("scripted AG-UI agent").waitFor();
@@ -100,30 +127,33 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
   it("approves with edited arguments checked in the card", async () => {
     const { page, send } = await demo.open();
     await send("Please delete my old files");
-    const editor = page.locator(".cagr-decision-card textarea");
-    await editor.fill('{"paths": ["old.log"]}');
     await page.getByRole("button", { name: "Approve with changes" }).click();
+    const editor = page.locator(".cagr-decision-card .cagr-card-editor textarea");
+    await editor.fill('{"paths": ["old.log"]}');
+    await page.getByRole("button", { name: "Send with changes" }).click();
     await messages(page).getByText("Done: deleted old.log.").waitFor();
   });
 
   it("sends an e-mail through the tool server: its approval becomes the card, the edited arguments reach the tool", async () => {
     const { page, send, snapshot } = await demo.open();
     await send("Please e-mail ops that the deploy finished");
-    const editor = page.locator(".cagr-decision-card textarea");
+    await page.getByRole("button", { name: "Approve with changes" }).click();
+    const editor = page.locator(".cagr-decision-card .cagr-card-editor textarea");
     await editor.waitFor();
     expectPage(JSON.parse(await editor.inputValue())).toEqual({ to: "ops@example.com", subject: "Deploy finished" });
     await editor.fill('{"to": "ops@example.com", "subject": "Deploy finished", "cc": "audit@example.com"}');
     await snapshot("tool-server-approval");
-    await page.getByRole("button", { name: "Approve with changes" }).click();
+    await page.getByRole("button", { name: "Send with changes" }).click();
     await messages(page).getByText("Sent through the tool server to ops@example.com (cc audit@example.com).").waitFor();
   });
 
   it("re-arms the card when the resume fails before any event, and the second answer goes through", async () => {
-    const { page, send } = await demo.open();
+    const { page, send, snapshot } = await demo.open();
     await send("Please delete my flaky files");
     const approve = page.getByRole("button", { name: "Approve", exact: true });
     await approve.click();
     await page.locator(".cagr-decision-card .cagr-card-status", { hasText: "You can answer again." }).waitFor();
+    await snapshot("decision-retry");
     expectPage(await approve.isEnabled()).toBe(true);
     await approve.click();
     await messages(page).getByText("Done: deleted notes.txt").waitFor();
@@ -135,10 +165,22 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await page.locator(".cagr-clarification-card", { hasText: "Which date should I book?" }).waitFor();
   });
 
-  it("shows the shared state in the side panel as it changes", async () => {
+  it("shows the shared state in a labelled side panel as it changes, long values wrapped inside it", async () => {
     const { page, send } = await demo.open();
     await send("What's the weather in Oslo?");
-    await page.locator(".state", { hasText: '"lookups": 2' }).waitFor();
+    const panel = page.getByRole("region", { name: "Agent's shared state" });
+    await panel.locator(".state", { hasText: '"lookups": 2' }).waitFor();
+    // A value longer than the panel is wide, without spaces to break at.
+    await panel.locator(".state").evaluate((element) => (element.textContent = JSON.stringify({ note: "x".repeat(400) }, null, 2)));
+    const overflows = await panel.evaluate((element) => element.scrollWidth > element.clientWidth);
+    expect(overflows).toBe(false);
+  });
+
+  it("answers the weather card's 'Tomorrow?' button with tomorrow's forecast", async () => {
+    const { page, send } = await demo.open();
+    await send("What's the weather in Oslo?");
+    await page.getByRole("button", { name: "Tomorrow?" }).click();
+    await messages(page).getByText("Oslo tomorrow: 6 °C, clouds").waitFor();
   });
 
   it("starts a new thread when the conversation restarts", async () => {

@@ -2,7 +2,6 @@ import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
 import { animationFrameScheduler, from, map } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { redactEmails } from "../../examples/operators/redactEmails";
-import { MessageErrorState } from "../../src/carbon";
 import { Conversation } from "../../src/conversation";
 import type { PipelineElement } from "../../src/instructions";
 import * as pieces from "../../src";
@@ -10,7 +9,7 @@ import { agUiToCarbon } from "../../src/operators/agUiToCarbon";
 import { carbon, ev } from "../support/builders";
 import { producedBeforeUnsubscribe, testScheduler } from "../support/marbles";
 
-const FAILED = MessageErrorState.FAILED_WHILE_STREAMING;
+const INCOMPLETE = "This answer is incomplete. Something went wrong while talking to the agent.";
 const turn = { R: ev.runStarted(), S: ev.textStart("m1"), a: ev.text("m1", "Hi there"), E: ev.textEnd("m1"), F: ev.runFinished() };
 
 describe("agUiToCarbon", () => {
@@ -98,7 +97,7 @@ describe("agUiToCarbon", () => {
       const source = cold("R-S-a-#", turn, new Error("connection reset"));
       expectObservable(source.pipe(agUiToCarbon({ responseId: "r1" }))).toBe(
         "----p-(f#)",
-        { p: carbon.partialText("r1", "m1", "Hi there"), f: carbon.final("r1", [carbon.textItem("m1", "Hi there")], { errorState: FAILED }) },
+        { p: carbon.partialText("r1", "m1", "Hi there"), f: carbon.final("r1", [carbon.textItem("m1", "Hi there"), carbon.inlineError(INCOMPLETE)]) },
         new Error("connection reset"),
       );
       expectSubscriptions(source.subscriptions).toBe("^-----!");
@@ -113,7 +112,7 @@ describe("agUiToCarbon", () => {
       };
       expectObservable(source.pipe(agUiToCarbon({ responseId: "r1", onEvent }))).toBe(
         "----p-(f#)",
-        { p: carbon.partialText("r1", "m1", "Hi there"), f: carbon.final("r1", [carbon.textItem("m1", "Hi there")], { errorState: FAILED }) },
+        { p: carbon.partialText("r1", "m1", "Hi there"), f: carbon.final("r1", [carbon.textItem("m1", "Hi there"), carbon.inlineError(INCOMPLETE)]) },
         new Error("host bug"),
       );
       expectSubscriptions(source.subscriptions).toBe("^-----!");
@@ -128,7 +127,7 @@ describe("agUiToCarbon", () => {
       });
       expectObservable(cold("R-S-a-|", turn).pipe(agUiToCarbon({ responseId: "r1", operators: [failing] }))).toBe(
         "--(f#)",
-        { f: carbon.final("r1", []) },
+        { f: carbon.final("r1", [carbon.inlineError("Something went wrong while talking to the agent.")]) },
         new Error("operator bug"),
       );
     });

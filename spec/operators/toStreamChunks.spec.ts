@@ -49,22 +49,37 @@ describe("toStreamChunks", () => {
     });
   });
 
-  it("on turn.end failed, sends the text so far marked failed-while-streaming, then errors", () => {
+  it("on turn.end failed, keeps the text so far and ends with an inline error saying why, then errors", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const error = new AgUiRunError("model overloaded", "overloaded");
       const source = cold("-a-e-b-|", { ...streamed, e: instr.failed(error) });
       expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe(
         "-p-(F#)",
-        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel")], { errorState: FAILED }) },
+        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel"), carbon.inlineError("This answer is incomplete. model overloaded.")]) },
         error,
       );
     });
   });
 
-  it("on failure before any output, sends an empty final response without an error state", () => {
+  it("on failure before any output, says why in an inline error alone", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const error = new AgUiRunError("no quota");
-      expectObservable(cold("-e-|", { e: instr.failed(error) }).pipe(toStreamChunks({ responseId: R }))).toBe("-(F#)", { F: carbon.final(R, []) }, error);
+      const error = new AgUiRunError("No quota left");
+      expectObservable(cold("-e-|", { e: instr.failed(error) }).pipe(toStreamChunks({ responseId: R }))).toBe(
+        "-(F#)",
+        { F: carbon.final(R, [carbon.inlineError("No quota left.")]) },
+        error,
+      );
+    });
+  });
+
+  it("words the error with describeError, and with describeError: false marks the text failed-while-streaming instead", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const error = new AgUiRunError("internal: pod 7 OOM");
+      const source = cold("-a-e-|", { ...streamed, e: instr.failed(error) });
+      const worded = source.pipe(toStreamChunks({ responseId: R, describeError: () => "Sorry, that failed." }));
+      expectObservable(worded).toBe("-p-(F#)", { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel"), carbon.inlineError("This answer is incomplete. Sorry, that failed.")]) }, error);
+      const unworded = source.pipe(toStreamChunks({ responseId: R, describeError: false }));
+      expectObservable(unworded).toBe("-p-(F#)", { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel")], { errorState: FAILED }) }, error);
     });
   });
 
@@ -73,7 +88,7 @@ describe("toStreamChunks", () => {
       const source = cold("-a-#", streamed, new Error("socket hang up"));
       expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe(
         "-p-(F#)",
-        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel")], { errorState: FAILED }) },
+        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel"), carbon.inlineError("This answer is incomplete. Something went wrong while talking to the agent.")]) },
         new Error("socket hang up"),
       );
       expectSubscriptions(source.subscriptions).toBe("^--!");
@@ -89,7 +104,7 @@ describe("toStreamChunks", () => {
       const result = cold("-a-c-|", streamed).pipe(throwing, toStreamChunks({ responseId: R }));
       expectObservable(result).toBe(
         "-p-(F#)",
-        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel")], { errorState: FAILED }) },
+        { p: carbon.partialText(R, "m1", "Hel"), F: carbon.final(R, [carbon.textItem("m1", "Hel"), carbon.inlineError("This answer is incomplete. Something went wrong while talking to the agent.")]) },
         new Error("bad operator"),
       );
     });

@@ -42,7 +42,10 @@ const callThenInterrupt = (interrupt: object) =>
 const answer = (text: string) => of(ev.runStarted(), ev.textStart("c1"), ev.text("c1", text), ev.textEnd("c1"), ev.runFinished());
 
 async function setUp(interrupt: object, ...resumes: (() => ObservableInput<BaseEvent>)[]) {
-  const document = new JSDOM("<!doctype html><div id=chat></div>").window.document;
+  return setUpIn(new JSDOM("<!doctype html><div id=chat></div>").window.document, interrupt, ...resumes);
+}
+
+async function setUpIn(document: Document, interrupt: object, ...resumes: (() => ObservableInput<BaseEvent>)[]) {
   const host = document.getElementById("chat") as HTMLElement;
   const inputs: RunAgentInput[] = [];
   const runs = [() => callThenInterrupt(interrupt), ...resumes];
@@ -53,74 +56,105 @@ async function setUp(interrupt: object, ...resumes: (() => ObservableInput<BaseE
   carbon.renderUserDefined();
   const card = host.querySelector<HTMLElement>(".cagr-decision-card")!;
   const buttonFor = (name: string) => card.querySelector<HTMLButtonElement>(`.cagr-card-${name}`)!;
+  const editor = card.querySelector<HTMLTextAreaElement>(".cagr-card-editor")!;
   const text = (selector: string) => card.querySelector(selector)?.textContent ?? "";
-  return { host, card, inputs, adapter, carbon, dispose, buttonFor, text };
+  const answerButtons = () => armed(["approve", "edit", "reject"].map(buttonFor));
+  return { host, card, inputs, adapter, carbon, dispose, buttonFor, editor, text, answerButtons };
 }
 
 const armed = (buttons: HTMLButtonElement[]) => buttons.map((button) => !button.disabled);
 
 describe("renderDecisionCards", () => {
-  it("slots a decision card where Carbon asks, showing the request and the tool call's arguments", async () => {
-    const { host, card, buttonFor } = await setUp({});
+  it("slots a decision card where Carbon asks, showing the request and the tool call's arguments as code", async () => {
+    const { host, card, buttonFor, editor, answerButtons } = await setUp({});
     expect(card.slot).toBe("slot-0");
     expect(card.dataset.interruptId).toBe("i1");
+    expect(card.getAttribute("role")).toBe("group");
     expect(card.querySelector(".cagr-card-message")?.textContent).toBe("Send this email?");
     expect(card.querySelector(".cagr-card-action")?.textContent).toBe("Action: send_email");
-    expect(JSON.parse((card.querySelector("textarea") as HTMLTextAreaElement).value)).toEqual({ to: "ada@example.com" });
-    expect(armed([buttonFor("approve"), buttonFor("edit"), buttonFor("reject")])).toEqual([true, true, true]);
+    expect(card.querySelector(".cagr-card-code")?.textContent).toBe('{\n  "to": "ada@example.com"\n}');
+    expect(editor.hidden).toBe(true);
+    expect(answerButtons()).toEqual([true, true, true]);
+    expect([buttonFor("send").hidden, buttonFor("cancel").hidden]).toEqual([true, true]);
     expect(host.querySelectorAll(".cagr-decision-card")).toHaveLength(1);
+    expect(host.ownerDocument.querySelectorAll("style#cagr-card-styles")).toHaveLength(1);
+  });
+
+  it("builds the card from Carbon's web components when the page has them registered", async () => {
+    const window = new JSDOM("<!doctype html><div id=chat></div>").window;
+    for (const tag of ["cds-button", "cds-textarea", "cds-inline-loading"]) window.customElements.define(tag, class extends window.HTMLElement {});
+    const { card } = await setUpIn(window.document, {});
+    expect([...card.querySelectorAll(".cagr-card-button")].map((element) => element.localName)).toEqual(Array(5).fill("cds-button"));
+    expect(card.querySelector(".cagr-card-approve")?.getAttribute("kind")).toBe("primary");
+    expect(card.querySelector(".cagr-card-editor")?.localName).toBe("cds-textarea");
+    expect(card.querySelector(".cagr-card-status")?.localName).toBe("cds-inline-loading");
   });
 
   it("approves through respondToInterrupt, streams the continuation, and disables itself", async () => {
     const { card, inputs, carbon, buttonFor, text } = await setUp({}, () => answer("Sent."));
     buttonFor("approve").click();
-    expect(text(".cagr-card-status")).toBe("Sending…");
-    await waitUntil(() => text(".cagr-card-status") === "Approved");
+    expect(text(".cagr-card-status")).toBe("Sending your answer…");
+    expect(card.querySelector(".cagr-card-status")?.getAttribute("status")).toBe("active");
+    await waitUntil(() => text(".cagr-card-status") === "Approved.");
     expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "resolved", payload: { approved: true } }]);
-    expect(armed([...card.querySelectorAll("button")])).toEqual([false, false, false]);
+    expect(armed([...card.querySelectorAll("button")])).toEqual([false, false, false, false, false]);
     expect(carbon.transcript()).toMatch(/Assistant: Sent\.$/);
   });
 
   it("sends edited arguments once they parse and fit the responseSchema, and says what is wrong until then", async () => {
     const schema = { type: "object", required: ["to"], properties: { to: { type: "string" } } };
-    const { card, inputs, buttonFor, text } = await setUp({ responseSchema: schema }, () => answer("Sent to Bob."));
-    const editor = card.querySelector("textarea") as HTMLTextAreaElement;
-    editor.value = "{ not json";
+    const { inputs, buttonFor, editor, text } = await setUp({ responseSchema: schema }, () => answer("Sent to Bob."));
     buttonFor("edit").click();
+    expect([editor.hidden, buttonFor("approve").hidden, buttonFor("send").hidden]).toEqual([false, true, false]);
+    expect(JSON.parse(editor.value)).toEqual({ to: "ada@example.com" });
+    expect(editor.rows).toBe(4); // fits the three lines of arguments, and one to type on
+    editor.value = "{ not json";
+    buttonFor("send").click();
     expect(text(".cagr-card-problem")).toMatch(/^The arguments are not valid JSON/);
     editor.value = '{"to": 42}';
-    buttonFor("edit").click();
+    buttonFor("send").click();
     expect(text(".cagr-card-problem")).toBe('The arguments do not fit: to: Instance type "number" is invalid. Expected "string".');
     expect(inputs).toHaveLength(1);
     editor.value = '{"to": "bob@example.com"}';
-    buttonFor("edit").click();
-    await waitUntil(() => text(".cagr-card-status") === "Approved with your changes");
+    buttonFor("send").click();
+    await waitUntil(() => text(".cagr-card-status") === "Approved with your changes.");
     expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "resolved", payload: { approved: true, args: { to: "bob@example.com" } } }]);
   });
 
-  it("re-arms itself when the resume fails before any event, and can be answered again", async () => {
-    const { card, inputs, buttonFor, text } = await setUp({}, () => throwError(() => new Error("agent unreachable")), () => answer("Sent."));
+  it("puts the edited arguments back when editing is cancelled", async () => {
+    const { buttonFor, editor, inputs } = await setUp({});
+    buttonFor("edit").click();
+    editor.value = '{"to": "eve@example.com"}';
+    buttonFor("cancel").click();
+    expect([editor.hidden, buttonFor("approve").hidden, buttonFor("send").hidden]).toEqual([true, false, true]);
+    expect(JSON.parse(editor.value)).toEqual({ to: "ada@example.com" });
+    expect(inputs).toHaveLength(1);
+  });
+
+  it("re-arms itself when the resume fails before any event, says why in plain words, and can be answered again", async () => {
+    const { card, inputs, buttonFor, text, answerButtons } = await setUp({}, () => throwError(() => new Error("agent unreachable")), () => answer("Sent."));
     buttonFor("approve").click();
-    await waitUntil(() => text(".cagr-card-status").includes("could not be completed"));
-    expect(text(".cagr-card-status")).toBe("Approved, but it could not be completed: agent unreachable You can answer again.");
-    expect(armed([...card.querySelectorAll("button")])).toEqual([true, true, true]);
+    await waitUntil(() => text(".cagr-card-status").includes("could not go on"));
+    expect(text(".cagr-card-status")).toBe("Approved, but the agent could not go on: agent unreachable. You can answer again.");
+    expect(card.querySelector(".cagr-card-status")?.getAttribute("status")).toBe("error");
+    expect(answerButtons()).toEqual([true, true, true]);
     buttonFor("approve").click();
-    await waitUntil(() => text(".cagr-card-status") === "Approved");
+    await waitUntil(() => text(".cagr-card-status") === "Approved.");
     expect(inputs).toHaveLength(3);
   });
 
   it("stays disabled when the resume failed after the agent took the answer", async () => {
-    const { card, buttonFor, text } = await setUp({}, () => of(ev.runStarted(), ev.runError("graph crashed")));
+    const { buttonFor, text, answerButtons } = await setUp({}, () => of(ev.runStarted(), ev.runError("graph crashed")));
     buttonFor("reject").click();
-    await waitUntil(() => text(".cagr-card-status").includes("could not be completed"));
-    expect(text(".cagr-card-status")).toBe("Rejected, but it could not be completed: graph crashed");
-    expect(armed([...card.querySelectorAll("button")])).toEqual([false, false, false]);
+    await waitUntil(() => text(".cagr-card-status").includes("could not go on"));
+    expect(text(".cagr-card-status")).toBe("Rejected, but the agent could not go on: graph crashed.");
+    expect(answerButtons()).toEqual([false, false, false]);
   });
 
   it("offers only Reject once the interrupt has expired", async () => {
     const { buttonFor, text, inputs } = await setUp({ expiresAt: "2026-11-30T11:00:00Z" }, () => EMPTY, () => answer("Cancelled."));
     expect(armed([buttonFor("approve"), buttonFor("edit"), buttonFor("reject")])).toEqual([false, false, true]);
-    expect(text(".cagr-card-status")).toBe("This request has expired: it can only be rejected.");
+    expect(text(".cagr-card-status")).toBe("This request has expired, so it can only be rejected.");
     expect(inputs).toHaveLength(1);
   });
 
@@ -136,10 +170,10 @@ describe("renderDecisionCards", () => {
     carbon.renderUserDefined();
     const [first, second] = [...host.querySelectorAll<HTMLElement>(".cagr-decision-card")];
     first!.querySelector<HTMLButtonElement>(".cagr-card-approve")!.click();
-    await waitUntil(() => first!.querySelector(".cagr-card-status")?.textContent === "Approved: sent once every open request is answered.");
+    await waitUntil(() => first!.querySelector(".cagr-card-status")?.textContent === "Approved. It will be sent once every open request is answered.");
     expect(inputs).toHaveLength(1);
     second!.querySelector<HTMLButtonElement>(".cagr-card-reject")!.click();
-    await waitUntil(() => inputs.length === 2 && second!.querySelector(".cagr-card-status")?.textContent === "Rejected");
+    await waitUntil(() => inputs.length === 2 && second!.querySelector(".cagr-card-status")?.textContent === "Rejected.");
     expect(inputs[1]?.resume?.map((entry) => entry.status)).toEqual(["resolved", "cancelled"]);
   });
 

@@ -1,4 +1,6 @@
-import type { Observer, Subscribable } from "rxjs";
+import { HttpAgent } from "@ag-ui/client";
+import type { BaseEvent } from "@ag-ui/core";
+import type { Observable, Observer, Subscribable } from "rxjs";
 import { fromObservable } from "../../src/runners/fromObservable";
 import { collect } from "../support/runs";
 
@@ -21,5 +23,14 @@ describe("fromObservable", () => {
     expect(log).toEqual([]);
     expect(await collect(wrapped)).toEqual([1, 2, 3]);
     expect(log).toEqual(["subscribe", "unsubscribe"]);
+  });
+
+  it("infers the event type from an rxjs Observable, such as HttpAgent.run's (checked by the type-check)", () => {
+    const agent = new HttpAgent({ url: "http://127.0.0.1:9/never-called" });
+    const wrap = (input: Parameters<HttpAgent["run"]>[0]) => fromObservable(agent.run(input));
+    // Fails to compile if the element type is inferred as `unknown` (or anything but BaseEvent).
+    const typed: (input: Parameters<HttpAgent["run"]>[0]) => Observable<BaseEvent> = wrap;
+    const notUnknown: ReturnType<typeof wrap> extends Observable<infer T> ? (unknown extends T ? never : true) : never = true;
+    expect([typeof typed, notUnknown]).toEqual(["function", true]);
   });
 });

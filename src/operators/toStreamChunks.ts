@@ -9,6 +9,7 @@ import {
   type CarbonMessageResponse,
   type CarbonStreamChunk,
 } from "../carbon";
+import { describeError } from "../describeError";
 import type { PipelineElement, TurnEndInstruction } from "../instructions";
 import { randomId } from "../internal/ids";
 import { createOperator } from "../internal/operator";
@@ -19,7 +20,16 @@ export interface ToStreamChunksOptions {
   responseId?: string | (() => string);
   /** Carbon's request id, copied to the final response's `request_id`. */
   requestId?: string;
+  /**
+   * Words for a failed turn, shown to the person as Carbon's `inline_error`
+   * item at the end of the turn's answer; returning `undefined` (or passing
+   * `false`) shows none. Default: `describeError`.
+   */
+  describeError?: ((error: unknown) => string | undefined) | false;
 }
+
+/** The Carbon id of the inline error that says why a turn failed. */
+export const ERROR_ITEM_ID = "carbon-agui-rx:error";
 
 /**
  * The Carbon id of the empty text item that carries message options (chain of
@@ -55,8 +65,11 @@ interface ItemState {
  * - `turn.end` finished, or the source completes: the final response, then complete.
  * - `turn.end` stopped (see `stopWhen()`): each open item as a `complete_item`
  *   with `stream_stopped: true`, the final response, then complete.
- * - `turn.end` failed, or the source errors: the final response (with
- *   `history.error_state: 3` when it has items), then the error.
+ * - `turn.end` failed, or the source errors: the final response, ending in
+ *   an `inline_error` item that says why (`describeError`; "This answer is
+ *   incomplete." first when text was shown), then the error.
+ *   What the turn showed stays; the inline error is the one error the person
+ *   sees (no `error_state`, whose generic line would be a second one).
  *
  * `options` instructions go out at once as `partial_response.message_options`
  * (everything so far, as Carbon merges by key and arrays by index) on an empty
@@ -74,6 +87,7 @@ interface ItemState {
  */
 export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFunction<PipelineElement, CarbonStreamChunk> {
   const { requestId } = options;
+  const describe = options.describeError === false ? undefined : (options.describeError ?? describeError);
   return createOperator<PipelineElement, CarbonStreamChunk>((out) => {
     const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
     const chunkMetadata = { response_id: responseId };
@@ -110,7 +124,7 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
       });
     };
 
-    const emitFinal = (how: TurnEndInstruction["how"]) => {
+    const emitFinal = (how: TurnEndInstruction["how"], error?: unknown) => {
       for (const state of items.values()) if (state.text) state.item.text = state.text.toString();
       if (how === "stopped") {
         for (const [id, state] of items) {
@@ -123,11 +137,16 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
       // An options carrier no text took over is dropped when other items can carry the options instead.
       const emptyCarrier = unclaimedCarrier && items.size > 1 && items.get(OPTIONS_CARRIER_ID)?.item.text === "";
       const generic = Array.from(items.values(), (state) => state.item).filter((item) => !(emptyCarrier && item.streaming_metadata?.id === OPTIONS_CARRIER_ID));
+      const reason = how === "failed" ? describe?.(error) : undefined;
+      if (reason) {
+        const cutShort = generic.some((item) => JOINED_TEXT_TYPES.has(item.response_type) && item.text !== "");
+        generic.push({ response_type: "inline_error", text: cutShort ? `This answer is incomplete. ${reason}` : reason, streaming_metadata: { id: ERROR_ITEM_ID } });
+      }
       const response: CarbonMessageResponse = {
         id: responseId,
         ...(requestId !== undefined && { request_id: requestId }),
         output: { generic },
-        ...(how === "failed" && generic.length > 0 && { history: { error_state: MessageErrorState.FAILED_WHILE_STREAMING } }),
+        ...(how === "failed" && !reason && generic.length > 0 && { history: { error_state: MessageErrorState.FAILED_WHILE_STREAMING } }),
         ...(messageOptions && { message_options: messageOptions }),
       };
       out.next({ final_response: response });
@@ -163,12 +182,12 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
           case "options":
             return emitOptions(element.options);
           case "turn.end":
-            emitFinal(element.how);
+            emitFinal(element.how, element.how === "failed" ? element.error : undefined);
             return element.how === "failed" ? out.error(element.error) : out.complete();
         }
       },
       complete: () => emitFinal("finished"),
-      error: () => emitFinal("failed"),
+      error: (error) => emitFinal("failed", error),
     };
   });
 }

@@ -1,7 +1,7 @@
 import { Validator } from "@cfworker/json-schema";
-import type { Subscription } from "rxjs";
 import type { CarbonAgUiAdapter } from "../adapter";
 import type { CarbonChatInstance, CarbonItem } from "../carbon";
+import { sentence } from "../internal/sentence";
 import { isExpired, type ClarificationData, type InterruptDecision, type InterruptDecisionData } from "../hitl";
 
 /** A Carbon web-component event, as much of it as the renderer reads. */
@@ -39,33 +39,27 @@ const DECISION_LABELS: Record<InterruptDecision["type"], string> = { approve: "A
 /**
  * Renders decision cards (interrupts) and clarification cards in Carbon AI
  * Chat's web component: listens for `userDefinedResponse` and appends a card,
- * slotted where Carbon asks, to `host`. A decision card offers Approve,
- * Approve with changes (a JSON editor for the tool arguments, checked against
- * the interrupt's `responseSchema` when it has one) and Reject, each calling
- * `adapter.respondToInterrupt`. Its buttons are disabled while an answer is
- * sent and once the interrupt is answered, and re-armed when a resume fails
- * in a way that can be retried (the interrupt is pending again). An expired
- * interrupt can only be rejected. Cards are dropped when the conversation
- * restarts. Returns a function that removes everything.
+ * slotted where Carbon asks, to `host`. Cards are dropped when the
+ * conversation restarts. Returns a function that removes everything. Each
+ * card is `createDecisionCard` / `createClarificationCard`, which React hosts
+ * can mount themselves.
  */
 export function renderDecisionCards(options: DecisionCardsOptions): () => void {
-  const { instance, host, adapter, now = Date.now } = options;
-  const cards = new Map<string, { element: HTMLElement; subscription?: Subscription }>();
+  const { instance, host, adapter, now } = options;
+  const cards = new Map<string, RenderedCard>();
 
   const onUserDefined = (event: CarbonBusEvent) => {
     const slot = event.data?.slot;
     const payload = event.data?.message?.user_defined as InterruptDecisionData | ClarificationData | undefined;
     if (!slot || cards.has(slot) || (payload?.kind !== "interrupt" && payload?.kind !== "clarification")) return;
-    const card = payload.kind === "interrupt" ? decisionCard(host.ownerDocument, payload, options.instance, adapter, now) : { element: clarificationCard(host.ownerDocument, payload) };
+    const document = host.ownerDocument;
+    const card = payload.kind === "interrupt" ? createDecisionCard(document, payload, { instance, adapter, ...(now && { now }) }) : createClarificationCard(document, payload);
     card.element.slot = slot;
     host.appendChild(card.element);
     cards.set(slot, card);
   };
   const clear = () => {
-    for (const { element, subscription } of cards.values()) {
-      subscription?.unsubscribe();
-      element.remove();
-    }
+    for (const card of cards.values()) card.dispose();
     cards.clear();
   };
   const handlers: BusHandler[] = [
@@ -79,47 +73,93 @@ export function renderDecisionCards(options: DecisionCardsOptions): () => void {
   };
 }
 
-function decisionCard(
-  document: Document,
-  data: InterruptDecisionData,
-  instance: DecisionCardsOptions["instance"],
-  adapter: DecisionCardsOptions["adapter"],
-  now: () => number,
-): { element: HTMLElement; subscription: Subscription } {
+/** A card's element, and what lets go of it (its subscription, the element itself). */
+export interface RenderedCard {
+  element: HTMLElement;
+  dispose(): void;
+}
+
+export type DecisionCardOptions = Pick<DecisionCardsOptions, "instance" | "adapter" | "now">;
+
+/**
+ * One decision card, built from Carbon's own web components when the page
+ * has them (Carbon AI Chat registers `cds-button`, `cds-textarea` and
+ * `cds-inline-loading`), else from their native counterparts, styled with
+ * Carbon's theme tokens either way, so it follows the chat's light or dark
+ * theme.
+ *
+ * It shows what is asked (the interrupt's message, else its reason), the tool
+ * and its arguments as a code block, and Approve, Approve with changes and
+ * Reject. Approve with changes opens the arguments in an editor sized to them,
+ * checked (JSON, then the interrupt's `responseSchema`) before they are sent.
+ * Buttons are disabled while an answer is sent and once the interrupt is
+ * answered, and re-armed when a resume fails in a way that can be retried.
+ * An expired interrupt can only be rejected.
+ */
+export function createDecisionCard(document: Document, data: InterruptDecisionData, options: DecisionCardOptions): RenderedCard {
+  const { instance, adapter, now = Date.now } = options;
   const { interruptId } = data;
+  const hasArgs = data.args !== undefined;
+  const argsText = typeof data.args === "string" ? data.args : JSON.stringify(data.args ?? {}, null, 2);
+  useCardStyles(document);
+
   const element = create(document, "div", "cagr-card cagr-decision-card");
   element.dataset.interruptId = interruptId;
-  element.append(create(document, "p", "cagr-card-message", data.message ?? data.reason));
+  element.setAttribute("role", "group");
+  const title = create(document, "p", "cagr-card-message", data.message ?? data.reason);
+  title.id = `cagr-card-${interruptId}`;
+  element.setAttribute("aria-labelledby", title.id);
+  element.append(title);
   if (data.action) element.append(create(document, "p", "cagr-card-action", `Action: ${data.action}`));
 
-  const editor = create(document, "textarea", "cagr-card-args") as HTMLTextAreaElement;
-  editor.value = JSON.stringify(data.args ?? {}, null, 2);
-  editor.setAttribute("aria-label", "Arguments");
-  if (data.args !== undefined) element.append(editor);
+  const code = create(document, "pre", "cagr-card-code");
+  code.append(create(document, "code", "", argsText));
+  code.tabIndex = 0;
+  code.setAttribute("aria-label", "Arguments");
+  const editor = control(document, "cds-textarea", "textarea", "cagr-card-editor") as HTMLElement & { value: string; rows: number; disabled: boolean };
+  editor.setAttribute(editor.localName === "textarea" ? "aria-label" : "label", "Arguments (JSON)");
+  editor.value = argsText;
+  editor.hidden = true;
+  const fitEditor = () => (editor.rows = Math.min(Math.max(editor.value.split("\n").length + 1, 3), 20));
+  editor.addEventListener("input", fitEditor);
+  if (hasArgs) element.append(code, editor);
 
   const problem = create(document, "p", "cagr-card-problem");
   problem.setAttribute("role", "alert");
-  const status = create(document, "p", "cagr-card-status");
-  status.setAttribute("aria-live", "polite");
-  const expired = data.expiresAt !== undefined && isExpired({ id: interruptId, reason: data.reason, expiresAt: data.expiresAt }, now());
   const buttons = {
-    approve: button(document, "Approve", "approve"),
-    edit: button(document, "Approve with changes", "edit"),
-    reject: button(document, "Reject", "reject"),
+    approve: button(document, "Approve", "approve", "primary"),
+    edit: button(document, "Approve with changes", "edit", "secondary"),
+    send: button(document, "Send with changes", "send", "primary"),
+    cancel: button(document, "Cancel", "cancel", "ghost"),
+    reject: button(document, "Reject", "reject", "danger-tertiary"),
   };
-  element.append(...(data.args !== undefined ? [buttons.approve, buttons.edit, buttons.reject] : [buttons.approve, buttons.reject]), problem, status);
+  const row = create(document, "div", "cagr-card-buttons");
+  row.append(...(hasArgs ? [buttons.approve, buttons.edit, buttons.send, buttons.cancel, buttons.reject] : [buttons.approve, buttons.reject]));
+  const status = control(document, "cds-inline-loading", "p", "cagr-card-status");
+  status.setAttribute("aria-live", "polite");
+  element.append(problem, row, status);
 
+  const expired = data.expiresAt !== undefined && isExpired({ id: interruptId, reason: data.reason, expiresAt: data.expiresAt }, now());
+  let editing = false;
   let sending = false;
-  let outcome = expired ? "This request has expired: it can only be rejected." : "";
+  let outcome: { text: string; failed: boolean } = expired ? { text: "This request has expired, so it can only be rejected.", failed: false } : { text: "", failed: false };
   const render = () => {
     const pending = adapter.pendingInterrupts.find((entry) => entry.interrupt.id === interruptId);
     const armed = pending !== undefined && !sending;
-    buttons.approve.disabled = buttons.edit.disabled = !armed || expired;
-    buttons.reject.disabled = !armed;
-    editor.disabled = !armed || expired;
+    if (!armed) editing = false;
+    buttons.approve.hidden = buttons.edit.hidden = editing;
+    buttons.send.hidden = buttons.cancel.hidden = !editing;
+    code.hidden = editing;
+    editor.hidden = !editing;
+    buttons.approve.disabled = buttons.edit.disabled = buttons.send.disabled = !armed || expired;
+    buttons.reject.disabled = buttons.cancel.disabled = !armed;
+    editor.disabled = !armed;
     const othersOpen = adapter.pendingInterrupts.some((entry) => entry.interrupt.id !== interruptId && !entry.decision);
-    const waiting = pending?.decision && othersOpen && !sending ? `${DECISION_LABELS[pending.decision.type]}: sent once every open request is answered.` : "";
-    status.textContent = sending ? "Sending…" : waiting || outcome;
+    const waiting = pending?.decision && othersOpen && !sending ? `${DECISION_LABELS[pending.decision.type]}. It will be sent once every open request is answered.` : "";
+    const text = sending ? "Sending your answer…" : waiting || outcome.text;
+    status.textContent = text;
+    status.hidden = text === "";
+    status.setAttribute("status", sending ? "active" : outcome.failed ? "error" : outcome.text && !waiting && !expired ? "finished" : "inactive");
   };
 
   const answer = (decision: InterruptDecision) => {
@@ -129,13 +169,14 @@ function decisionCard(
     adapter.respondToInterrupt(decision, instance, {}, interruptId).then(
       () => {
         sending = false;
-        outcome = DECISION_LABELS[decision.type];
+        outcome = { text: `${DECISION_LABELS[decision.type]}.`, failed: false };
         render();
       },
       (error: unknown) => {
         sending = false;
         const retry = adapter.pendingInterrupts.some((entry) => entry.interrupt.id === interruptId);
-        outcome = `${DECISION_LABELS[decision.type]}, but it could not be completed: ${error instanceof Error ? error.message : String(error)}${retry ? " You can answer again." : ""}`;
+        const reason = sentence(error instanceof Error ? error.message : String(error));
+        outcome = { text: `${DECISION_LABELS[decision.type]}, but the agent could not go on: ${reason}${retry ? " You can answer again." : ""}`, failed: true };
         render();
       },
     );
@@ -143,19 +184,39 @@ function decisionCard(
   buttons.approve.addEventListener("click", () => answer({ type: "approve" }));
   buttons.reject.addEventListener("click", () => answer({ type: "reject" }));
   buttons.edit.addEventListener("click", () => {
+    editing = true;
+    fitEditor();
+    render();
+    editor.focus();
+  });
+  buttons.cancel.addEventListener("click", () => {
+    editing = false;
+    editor.value = argsText;
+    problem.textContent = "";
+    render();
+  });
+  buttons.send.addEventListener("click", () => {
     const edited = editedArguments(editor.value, data.responseSchema);
     if ("problem" in edited) problem.textContent = edited.problem;
     else answer({ type: "edit", args: edited.args });
   });
 
   const subscription = adapter.pendingInterrupts$.subscribe(render);
-  return { element, subscription };
+  return {
+    element,
+    dispose: () => {
+      subscription.unsubscribe();
+      element.remove();
+    },
+  };
 }
 
-function clarificationCard(document: Document, data: ClarificationData): HTMLElement {
+/** A clarification card: the agent's question, and where to answer it. */
+export function createClarificationCard(document: Document, data: ClarificationData): RenderedCard {
+  useCardStyles(document);
   const element = create(document, "div", "cagr-card cagr-clarification-card");
   element.append(create(document, "p", "cagr-card-message", data.question ?? "The assistant needs more details."), create(document, "p", "cagr-card-hint", "Answer in the message box."));
-  return element;
+  return { element, dispose: () => element.remove() };
 }
 
 /** The edited arguments, parsed and checked against the interrupt's schema, or what is wrong with them. */
@@ -174,13 +235,57 @@ function editedArguments(text: string, schema: object | undefined): { args: unkn
 
 function create(document: Document, tag: string, className: string, text?: string): HTMLElement {
   const element = document.createElement(tag);
-  element.className = className;
+  if (className) element.className = className;
   if (text !== undefined) element.textContent = text;
   return element;
 }
 
-function button(document: Document, label: string, decision: InterruptDecision["type"]): HTMLButtonElement {
-  const element = create(document, "button", `cagr-card-button cagr-card-${decision}`, label) as HTMLButtonElement;
-  element.type = "button";
+/** Carbon's web component `tag` when the page has it registered, else the native `fallback`. */
+function control(document: Document, tag: string, fallback: string, className: string): HTMLElement {
+  const registered = document.defaultView?.customElements?.get(tag) !== undefined;
+  return create(document, registered ? tag : fallback, className);
+}
+
+function button(document: Document, label: string, name: string, kind: string): HTMLElement & { disabled: boolean } {
+  const element = control(document, "cds-button", "button", `cagr-card-button cagr-card-${name}`) as HTMLElement & { disabled: boolean };
+  element.textContent = label;
+  element.setAttribute(element.localName === "button" ? "type" : "size", element.localName === "button" ? "button" : "sm");
+  element.setAttribute("kind", kind);
+  element.dataset.kind = kind;
   return element;
 }
+
+const STYLE_ID = "cagr-card-styles";
+
+/**
+ * The cards' look, in Carbon's theme tokens (with the white theme's values as
+ * fallbacks), added to the page once. The cards live in the chat element's
+ * light DOM, slotted into Carbon's shadow tree, so they inherit its tokens.
+ */
+function useCardStyles(document: Document): void {
+  if (document.getElementById(STYLE_ID)) return;
+  const style = document.createElement("style");
+  style.id = STYLE_ID;
+  style.textContent = CARD_CSS;
+  document.head.append(style);
+}
+
+const CARD_CSS = `
+.cagr-card { display: grid; gap: 0.75rem; padding: 1rem; margin: 0.25rem 0; background: var(--cds-layer-01, #f4f4f4); color: var(--cds-text-primary, #161616); border: 1px solid var(--cds-border-subtle-01, #c6c6c6); font-family: var(--cds-body-01-font-family, "IBM Plex Sans", system-ui, sans-serif); font-size: 0.875rem; line-height: 1.25rem; }
+.cagr-card p { margin: 0; }
+.cagr-card .cagr-card-message { font-weight: 600; }
+.cagr-card .cagr-card-action, .cagr-card .cagr-card-hint { color: var(--cds-text-secondary, #525252); }
+.cagr-card .cagr-card-code { margin: 0; padding: 0.75rem 1rem; max-height: 16rem; overflow: auto; background: var(--cds-layer-02, #ffffff); color: var(--cds-text-primary, #161616); font-family: "IBM Plex Mono", ui-monospace, monospace; font-size: 0.75rem; line-height: 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.cagr-card .cagr-card-editor { width: 100%; box-sizing: border-box; font-family: "IBM Plex Mono", ui-monospace, monospace; font-size: 0.75rem; }
+.cagr-card textarea.cagr-card-editor { padding: 0.5rem 1rem; background: var(--cds-field-02, #ffffff); color: var(--cds-text-primary, #161616); border: 0; border-bottom: 1px solid var(--cds-border-strong-01, #8d8d8d); resize: vertical; }
+.cagr-card .cagr-card-buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+.cagr-card [hidden] { display: none !important; }
+.cagr-card button.cagr-card-button { min-height: 2rem; padding: 0 1rem; border: 1px solid transparent; font: inherit; cursor: pointer; color: var(--cds-text-on-color, #ffffff); background: var(--cds-button-primary, #0f62fe); }
+.cagr-card button.cagr-card-button[data-kind="secondary"] { background: var(--cds-button-secondary, #393939); }
+.cagr-card button.cagr-card-button[data-kind="ghost"] { background: transparent; color: var(--cds-link-primary, #0f62fe); }
+.cagr-card button.cagr-card-button[data-kind="danger-tertiary"] { background: transparent; color: var(--cds-button-danger-secondary, #da1e28); border-color: var(--cds-button-danger-secondary, #da1e28); }
+.cagr-card button.cagr-card-button:disabled { cursor: not-allowed; color: var(--cds-text-on-color-disabled, #8d8d8d); background: var(--cds-button-disabled, #c6c6c6); border-color: transparent; }
+.cagr-card .cagr-card-problem:empty { display: none; }
+.cagr-card .cagr-card-problem { color: var(--cds-text-error, #da1e28); }
+.cagr-card p.cagr-card-status { color: var(--cds-text-secondary, #525252); }
+`;

@@ -1,4 +1,4 @@
-import { OPTIONS_CARRIER_ID, type CarbonItem, type CarbonMessageOptions, type CarbonStreamChunk } from "carbon-agui-rx";
+import { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, type CarbonItem, type CarbonMessageOptions, type CarbonStreamChunk } from "carbon-agui-rx";
 
 /** The response id `marbleTest` gives `agUiToCarbon()`, so expected chunks can use it. */
 export const TEST_RESPONSE_ID = "r1";
@@ -26,6 +26,8 @@ export const carbon = {
     text,
     streaming_metadata: { id: itemId, ...(stopped && { stream_stopped: true }) },
   }),
+  /** The inline error that ends a failed turn's final response, saying why. */
+  inlineError: (text: string): CarbonItem => ({ response_type: "inline_error", text, streaming_metadata: { id: ERROR_ITEM_ID } }),
   /** Message options (chain of thought, reasoning) riding on an empty text delta of `itemId`, by default the options carrier. */
   options: (responseId: string, message_options: CarbonMessageOptions, itemId: string = OPTIONS_CARRIER_ID): CarbonStreamChunk => ({
     partial_item: { response_type: "text", text: "", streaming_metadata: { id: itemId, cancellable: true } },

@@ -86,6 +86,7 @@ function itemId(item: Partial<CarbonItem>): string {
 
 function renderItem(item: CarbonItem): string {
   if (item.response_type === "text" || item.response_type === "system") return String(item.text ?? "");
+  if (item.response_type === "inline_error") return `[error: ${String(item.text ?? "There was an error.")}]`;
   const card = item.user_defined as { kind?: string; message?: string; reason?: string; question?: string } | undefined;
   if (card?.kind === "interrupt") return `[decision card: ${card.message ?? card.reason}]`;
   if (card?.kind === "clarification") return `[clarification: ${card.question ?? "more details needed"}]`;
