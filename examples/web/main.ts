@@ -15,10 +15,11 @@ declare global {
   }
 }
 
+const pageParams = new URLSearchParams(location.search);
 const adapter = new CarbonAgUiAdapter({
   run: createSseRunner({ url: window.AGUI_URL }),
-  // `?coalesce=off` sends one chunk per delta, for the browser bench to compare.
-  coalesce: new URLSearchParams(location.search).get("coalesce") !== "off",
+  // `?coalesce=off` sends one chunk per delta, `?maxWindow=100` caps the adaptive merge window: for the browser bench to compare.
+  coalesce: pageParams.get("coalesce") !== "off" && (pageParams.has("maxWindow") ? { maxIntervalMs: Number(pageParams.get("maxWindow")) } : true),
   // The demo agent asks for details by leaving { phase: "needs_detail", ask } in its state.
   detectClarification: (state) => {
     const { phase, ask } = (state ?? {}) as { phase?: string; ask?: string };
