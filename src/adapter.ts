@@ -60,8 +60,9 @@ export interface CarbonAgUiAdapterOptions
   /**
    * Paces `state$` and `onStateChange`, the merging of deltas (unless
    * `coalesce` names its own scheduler) and the hand-over of a long queue of
-   * chunks to Carbon, and tells the time for interrupt expiry. Default:
-   * animation frames in a browser, else the async scheduler.
+   * chunks to Carbon, times what each hand-over costs Carbon (to its next
+   * task: the merge window widens with it), and tells the time for interrupt
+   * expiry. Default: animation frames in a browser, else the async scheduler.
    */
   scheduler?: SchedulerLike;
 }
@@ -287,6 +288,8 @@ export class CarbonAgUiAdapter {
    *
    * Chunks go to Carbon one at a time, and a long queue drains a frame's
    * budget at a time so the page paints and the stop button works meanwhile.
+   * After each wait, the deltas of one item still queued are joined, so the
+   * queue never backs up behind the stream.
    * Once stopped, partial chunks still queued are skipped: the stopped
    * items' complete chunks and the final response that follow carry all
    * their text, so the stop shows within a frame and nothing is lost.

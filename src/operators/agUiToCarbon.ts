@@ -54,7 +54,9 @@ export interface AgUiToCarbonOptions
    * chain-of-thought updates riding on them) into one chunk per 100 ms, and
    * at most one per frame (see `coalesceDeltas()`). Default `true`, paced by
    * animation frames in a browser, else by macrotasks; `{ scheduler,
-   * intervalMs }` changes either; `false` sends one chunk per delta.
+   * intervalMs }` changes either; `{ renderCost }` widens each window with
+   * what Carbon's redraws cost (the adapter measures it); `false` sends one
+   * chunk per delta.
    */
   coalesce?: boolean | CoalesceOptions;
 }
