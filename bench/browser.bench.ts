@@ -17,8 +17,11 @@
  * `coalesce: false`, at full speed and with the CPU
  * throttled 4×, `--runs` times (default 3) interleaved.
  *
- * `--only=burst` or `--only=long` runs one part; `--seconds=5` a short answer.
+ * `--only=burst` or `--only=long` runs one part; `--seconds=5` a short answer;
+ * `--configs=1,2` some long-answer configurations (by index); `--traces=dir`
+ * saves each long-answer run's Chrome trace there.
  */
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { LONG_ANSWER } from "../examples/scripted-conversation";
 import { startWebDemo } from "../examples/web/serve";
@@ -34,6 +37,10 @@ const option = (name: string, fallback: string) =>
 const ONLY = option("only", "all");
 const LONG_SECONDS = Number(option("seconds", "30"));
 const LONG_RUNS = Number(option("runs", "3"));
+/** A directory to save each long-answer run's Chrome trace in. */
+const TRACES = option("traces", "");
+/** Which long-answer configurations to run: indexes into LONG_CONFIGS, comma-separated. */
+const CONFIGS = option("configs", "");
 
 /** Lets what is still running finish (the rest of an answer, the final response), so counts and long tasks are complete. */
 const settle = (page: Page) => page.waitForTimeout(1_000);
@@ -142,7 +149,9 @@ async function longAnswer() {
     console.log(`\nLong answer: ${text.length} characters of markdown at ${CHARS_PER_SECOND} characters/s (~${Math.ceil(text.length / 4)} deltas of 4); ${LONG_RUNS} runs of each, interleaved; median (each run).\n`);
     for (let run = 0; run < LONG_RUNS; run++) {
       for (const [index, config] of LONG_CONFIGS.entries()) {
-        runs[index]!.push(await measureLongAnswer(browser, demo.url, agent, config.query, config.throttle, LONG_SECONDS * 1000 * 10 + 60_000));
+        if (CONFIGS && !CONFIGS.split(",").includes(`${index}`)) continue;
+        const traceFile = TRACES && join(TRACES, `${config.query}-${config.throttle}x-run${run + 1}.json`);
+        runs[index]!.push(await measureLongAnswer(browser, demo.url, agent, config.query, config.throttle, LONG_SECONDS * 1000 * 10 + 60_000, traceFile || undefined));
       }
     }
     const percent = (value: number) => `${Math.round(value * 100)} %`;
@@ -151,6 +160,7 @@ async function longAnswer() {
     console.log("|---|---|---|---|---|---|---|---|");
     for (const [index, config] of LONG_CONFIGS.entries()) {
       const measured = runs[index]!;
+      if (measured.length === 0) continue;
       const cells = [
         `${spread(measured.map((one) => one.busy), percent)} / ${spread(measured.map((one) => one.busyLast5s), percent)}`,
         spread(measured.map((one) => one.lagMs)),

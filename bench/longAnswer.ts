@@ -10,6 +10,7 @@
  */
 import type { RunAgentInput } from "@ag-ui/core";
 import { ev, startAgentServer, type AgentServer, type SseResponse } from "carbon-agui-rx/testing";
+import { writeFileSync } from "node:fs";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { openChatPage, PAGE_OPTIONS } from "../spec/e2e/browser";
 
@@ -152,7 +153,16 @@ interface TraceEvent {
 }
 
 /** Streams the answer once into a fresh demo page (`query`: the page's options) with the CPU slowed `throttle` times. */
-export async function measureLongAnswer(browser: Browser, pageUrl: string, agent: Awaited<ReturnType<typeof startPacedAgent>>, query: string, throttle: number, timeoutMs: number): Promise<LongAnswerRun> {
+export async function measureLongAnswer(
+  browser: Browser,
+  pageUrl: string,
+  agent: Awaited<ReturnType<typeof startPacedAgent>>,
+  query: string,
+  throttle: number,
+  timeoutMs: number,
+  /** Where to save the Chrome trace (it opens in the DevTools Performance panel), if anywhere. */
+  traceFile?: string,
+): Promise<LongAnswerRun> {
   const page = await browser.newPage(PAGE_OPTIONS);
   try {
     const chat = await openChatPage(page, `${pageUrl}?${query}`);
@@ -168,6 +178,7 @@ export async function measureLongAnswer(browser: Browser, pageUrl: string, agent
     await page.waitForFunction("window.__longProbe.wholeTextAt !== undefined", undefined, { timeout: timeoutMs, polling: 250 });
     await clicking;
     const events = await trace.stop();
+    if (traceFile) writeFileSync(traceFile, JSON.stringify({ traceEvents: events }));
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     const probe = (await page.evaluate("window.__longProbe")) as LongProbe;
     const { busy, busyLast5s } = busyShare(events);
