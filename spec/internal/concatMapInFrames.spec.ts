@@ -144,4 +144,7 @@ describe("concatMapInFrames", () => {
   });
 
   itFollowsTheOperatorContract(() => concatMapInFrames((value: string) => of(value), asyncScheduler), "c");
+  describe("with compact", () => {
+    itFollowsTheOperatorContract(() => concatMapInFrames((value: string) => of(value), asyncScheduler, 5, (queued) => [queued.join("")]), "c");
+  });
 });

@@ -1,4 +1,4 @@
-import { animationFrameScheduler, asyncScheduler, from, type SchedulerLike, type Subscription } from "rxjs";
+import { animationFrameScheduler, asyncScheduler, from, of, type SchedulerLike, type Subscription } from "rxjs";
 import type { CarbonChainOfThoughtStep, CarbonStreamChunk } from "../../src/carbon";
 import { deepFreeze } from "../../src/internal/deepFreeze";
 import { coalesceDeltas } from "../../src/operators/coalesceDeltas";
@@ -243,4 +243,7 @@ describe("coalesceDeltas", () => {
   });
 
   itFollowsTheOperatorContract(() => coalesceDeltas(asyncScheduler, 0), carbon.completeText(R, "m1", "Hello"));
+  describe("with an adaptive window", () => {
+    itFollowsTheOperatorContract(() => coalesceDeltas(asyncScheduler, 100, { renderCost: of(40) }), carbon.completeText(R, "m1", "Hello"));
+  });
 });
