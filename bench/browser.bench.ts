@@ -133,6 +133,7 @@ async function burst() {
 const LONG_CONFIGS = [
   { name: "default", query: "coalesce=on", throttle: 1 },
   { name: "default", query: "coalesce=on", throttle: 4 },
+  { name: "window capped at 100 ms (as before)", query: "maxWindow=100", throttle: 1 },
   { name: "window capped at 100 ms (as before)", query: "maxWindow=100", throttle: 4 },
   { name: "window capped at 500 ms", query: "maxWindow=500", throttle: 4 },
   { name: "`coalesce: false`", query: "coalesce=off", throttle: 1 },
