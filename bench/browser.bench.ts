@@ -9,14 +9,38 @@
  * the stop button, clicked as soon as the first text shows during a
  * 3,000-delta burst: how much text the page showed when it handled the click,
  * and how long until "Response stopped".
+ *
+ * Then the long answer (bench/longAnswer.ts): a markdown answer streamed at
+ * 1,000 characters a second for `--seconds` (default 30: ~30,000 characters,
+ * ~7,500 deltas), with default options, a merge window capped at 100 ms (as
+ * before it adapted) or at 500 ms (against the default 300), and
+ * `coalesce: false`, at full speed and with the CPU
+ * throttled 4×, `--runs` times (default 3) interleaved.
+ *
+ * `--only=burst` or `--only=long` runs one part; `--seconds=5` a short answer;
+ * `--configs=1,2` some long-answer configurations (by index); `--traces=dir`
+ * saves each long-answer run's Chrome trace there.
  */
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { LONG_ANSWER } from "../examples/scripted-conversation";
 import { startWebDemo } from "../examples/web/serve";
 import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "../spec/e2e/browser";
 import { installProbe, probeSaw, readProbe } from "../spec/e2e/probe";
+import { CHARS_PER_SECOND, markdownAnswer, measureLongAnswer, startPacedAgent, type LongAnswerRun } from "./longAnswer";
 
 const RUNS = 5;
+
+/** `--name=value` from the command line, else `BENCH_NAME` from the environment. */
+const option = (name: string, fallback: string) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? process.env[`BENCH_${name.toUpperCase()}`] ?? fallback;
+const ONLY = option("only", "all");
+const LONG_SECONDS = Number(option("seconds", "30"));
+const LONG_RUNS = Number(option("runs", "3"));
+/** A directory to save each long-answer run's Chrome trace in. */
+const TRACES = option("traces", "");
+/** Which long-answer configurations to run: indexes into LONG_CONFIGS, comma-separated. */
+const CONFIGS = option("configs", "");
 
 /** Lets what is still running finish (the rest of an answer, the final response), so counts and long tasks are complete. */
 const settle = (page: Page) => page.waitForTimeout(1_000);
@@ -65,7 +89,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const ms = (value: number) => (value === 0 ? "none > 50" : `${Math.round(value)}`);
 const spread = (values: number[], format = (value: number) => `${Math.round(value)}`) => `${format(median(values))} (${values.map(format).join(", ")})`;
 
-async function main() {
+async function burst() {
   const demo = await startWebDemo();
   const browser = await launchChromium();
   try {
@@ -104,6 +128,60 @@ async function main() {
     await browser.close();
     await demo.close();
   }
+}
+
+const LONG_CONFIGS = [
+  { name: "default", query: "coalesce=on", throttle: 1 },
+  { name: "default", query: "coalesce=on", throttle: 4 },
+  { name: "window capped at 100 ms (as before)", query: "maxWindow=100", throttle: 1 },
+  { name: "window capped at 100 ms (as before)", query: "maxWindow=100", throttle: 4 },
+  { name: "window capped at 500 ms", query: "maxWindow=500", throttle: 4 },
+  { name: "`coalesce: false`", query: "coalesce=off", throttle: 1 },
+  { name: "`coalesce: false`", query: "coalesce=off", throttle: 4 },
+];
+
+async function longAnswer() {
+  const text = markdownAnswer(LONG_SECONDS * CHARS_PER_SECOND);
+  const agent = await startPacedAgent(text);
+  const demo = await startWebDemo(agent.url);
+  const browser = await launchChromium();
+  const runs = LONG_CONFIGS.map((): LongAnswerRun[] => []);
+  try {
+    console.log(`\nLong answer: ${text.length} characters of markdown at ${CHARS_PER_SECOND} characters/s (~${Math.ceil(text.length / 4)} deltas of 4); ${LONG_RUNS} runs of each, interleaved; median (each run).\n`);
+    for (let run = 0; run < LONG_RUNS; run++) {
+      for (const [index, config] of LONG_CONFIGS.entries()) {
+        if (CONFIGS && !CONFIGS.split(",").includes(`${index}`)) continue;
+        const traceFile = TRACES && join(TRACES, `${config.query}-${config.throttle}x-run${run + 1}.json`);
+        runs[index]!.push(await measureLongAnswer(browser, demo.url, agent, config.query, config.throttle, LONG_SECONDS * 1000 * 10 + 60_000, traceFile || undefined));
+      }
+    }
+    const percent = (value: number) => `${Math.round(value * 100)} %`;
+    const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))] ?? 0;
+    console.log("| options | CPU | main thread busy: stream / last 5 s | last delta → whole text visible (ms) | frames over 50 ms | longest frame gap (ms) | input delay p95 / max (ms) | addMessageChunk calls |");
+    console.log("|---|---|---|---|---|---|---|---|");
+    for (const [index, config] of LONG_CONFIGS.entries()) {
+      const measured = runs[index]!;
+      if (measured.length === 0) continue;
+      const cells = [
+        `${spread(measured.map((one) => one.busy), percent)} / ${spread(measured.map((one) => one.busyLast5s), percent)}`,
+        spread(measured.map((one) => one.lagMs)),
+        spread(measured.map((one) => one.longFrames), (value) => `${(value * 100).toFixed(1)} %`),
+        spread(measured.map((one) => one.maxFrameGapMs)),
+        `${spread(measured.map((one) => p95(one.inputDelays)))} / ${Math.round(Math.max(...measured.flatMap((one) => one.inputDelays)))}`,
+        spread(measured.map((one) => one.chunks)),
+      ];
+      console.log(`| ${config.name} | ${config.throttle}× | ${cells.join(" | ")} |`);
+    }
+  } finally {
+    await browser.close();
+    await demo.close();
+    await agent.close();
+  }
+}
+
+async function main() {
+  if (ONLY !== "long") await burst();
+  if (ONLY !== "burst") await longAnswer();
 }
 
 void main();

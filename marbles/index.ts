@@ -9,6 +9,7 @@ import lifecycleEvents from "./lifecycle-events";
 import nonStreamingGraph from "./non-streaming-graph";
 import protocolViolation from "./protocol-violation";
 import reasoning from "./reasoning";
+import renderCost from "./render-cost";
 import runErrorMidway from "./run-error-midway";
 import stoppedByUser from "./stopped-by-user";
 import streamedText from "./streamed-text";
@@ -17,4 +18,4 @@ import toolCallChunks from "./tool-call-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, burst, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];
+export const scenarios: readonly MarbleScenario[] = [streamedText, burst, renderCost, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];

@@ -1,4 +1,5 @@
 import { marbleTest } from "carbon-agui-rx/testing";
+import { asyncScheduler } from "rxjs";
 import type { MarbleScenario } from "./scenario";
 
 /** Runs a scenario through `agUiToCarbon()` with the testing kit's `marbleTest`; `assertDeepEqual` throws on a mismatch. */
@@ -7,7 +8,10 @@ export function runScenario(scenario: MarbleScenario, assertDeepEqual: (actual: 
     ({ agent, hot, expectCarbon }) => {
       const events = agent(scenario.events.marble, scenario.events.values);
       const stop = scenario.stop === undefined ? {} : { stop: hot(scenario.stop) };
-      expectCarbon(events, stop).toBe(scenario.chunks.marble, scenario.chunks.values, scenario.chunks.error);
+      // marbleTest's per-frame merging, with the costs the window adapts to.
+      const { renderCost } = scenario;
+      const coalesce = renderCost === undefined ? {} : { coalesce: { scheduler: asyncScheduler, intervalMs: 0, renderCost: hot(renderCost.marble, renderCost.values) } };
+      expectCarbon(events, { ...stop, ...coalesce }).toBe(scenario.chunks.marble, scenario.chunks.values, scenario.chunks.error);
     },
     { assertDeepEqual },
   );

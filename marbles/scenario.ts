@@ -13,6 +13,8 @@ export interface MarbleScenario {
   events: { marble: string; values: Record<string, BaseEvent> };
   /** A hot marble for the stop notifier (Carbon's stop button), if the scenario stops. */
   stop?: string;
+  /** A hot marble of render costs (ms) for the merge window to adapt to (`coalesce.renderCost`), as the adapter reports them. */
+  renderCost?: { marble: string; values: Record<string, number> };
   chunks: { marble: string; values: Record<string, CarbonStreamChunk>; error?: unknown };
 }
 

@@ -20,9 +20,11 @@ import { describeError } from "./describeError";
 import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
-import { concatMapInFrames } from "./internal/concatMapInFrames";
+import { concatMapInFrames, FRAME_BUDGET_MS } from "./internal/concatMapInFrames";
 import { frameScheduler } from "./internal/frameScheduler";
 import { randomId } from "./internal/ids";
+import { joinConsecutiveDeltas } from "./internal/joinedDeltas";
+import { renderCostMeter } from "./internal/renderCost";
 import { parseToolArguments } from "./internal/toolArguments";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
@@ -82,8 +84,9 @@ export interface CarbonAgUiAdapterOptions
   /**
    * Paces `state$` and `onStateChange`, the merging of deltas (unless
    * `coalesce` names its own scheduler) and the hand-over of a long queue of
-   * chunks to Carbon, and tells the time for interrupt expiry. Default:
-   * animation frames in a browser, else the async scheduler.
+   * chunks to Carbon, times what each hand-over costs Carbon (to its next
+   * task: the merge window widens with it), and tells the time for interrupt
+   * expiry. Default: animation frames in a browser, else the async scheduler.
    */
   scheduler?: SchedulerLike;
 }
@@ -315,6 +318,8 @@ export class CarbonAgUiAdapter {
    *
    * Chunks go to Carbon one at a time, and a long queue drains a frame's
    * budget at a time so the page paints and the stop button works meanwhile.
+   * After each wait, the deltas of one item still queued are joined, so the
+   * queue never backs up behind the stream.
    * Once stopped, partial chunks still queued are skipped: the stopped
    * items' complete chunks and the final response that follow carry all
    * their text, so the stop shows within a frame and nothing is lost.
@@ -327,25 +332,28 @@ export class CarbonAgUiAdapter {
       let stopped = false;
       let failure: unknown;
       let outcome: RunFinishedOutcome | undefined;
+      const renderCost = renderCostMeter(this.scheduler);
       // A chunk Carbon refuses (a throw, a rejection) must not keep the chunks after it, the final response
       // above all, from Carbon: its queue would wait forever. The first refusal rejects the turn at the end.
       const deliver = (chunk: CarbonStreamChunk): Promise<void> => {
         const refused = (error: unknown) => void (failure ??= error);
         try {
+          renderCost.handedOver();
           return Promise.resolve(instance.messaging.addMessageChunk(chunk)).then(undefined, refused);
         } catch (error) {
           refused(error);
           return Promise.resolve();
         }
       };
-      const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }))
+      const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }), renderCost.cost$)
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
           catchError((error: unknown) => {
             failure = error;
             return EMPTY;
           }),
-          concatMapInFrames((chunk) => (stopped && "partial_item" in chunk ? EMPTY : deliver(chunk)), this.scheduler),
+          // A queue that fell behind joins its deltas, so it hands Carbon a few chunks per frame, never a backlog.
+          concatMapInFrames((chunk) => (stopped && "partial_item" in chunk ? EMPTY : deliver(chunk)), this.scheduler, FRAME_BUDGET_MS, joinConsecutiveDeltas),
           takeUntil(restart$),
         )
         .subscribe({
@@ -354,6 +362,7 @@ export class CarbonAgUiAdapter {
         });
       // The pipeline lets go of the stop once its turn has ended; chunks may still be queued then.
       subscription.add(stop$.subscribe(() => (stopped = true)));
+      subscription.add(() => renderCost.stop());
       // Settles the promise if the turn is dropped some other way, so Carbon's queue never waits on it.
       subscription.add(() => resolve(undefined));
     });
@@ -390,7 +399,13 @@ export class CarbonAgUiAdapter {
     };
   }
 
-  private streamTurn(input: RunAgentInput, stop: Observable<unknown>, { requestId, onFirstEvent, prelude }: TurnOptions, onFinished: (outcome: RunFinishedOutcome | undefined) => void) {
+  private streamTurn(
+    input: RunAgentInput,
+    stop: Observable<unknown>,
+    { requestId, onFirstEvent, prelude }: TurnOptions,
+    onFinished: (outcome: RunFinishedOutcome | undefined) => void,
+    renderCost: Observable<number>,
+  ) {
     const { run, onEvent, operators, validate, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
       this.options;
     const describe = this.options.describeError === false ? undefined : (this.options.describeError ?? describeError);
@@ -410,8 +425,8 @@ export class CarbonAgUiAdapter {
         ...(onEvent && { onEvent }),
         ...(operators && { operators }),
         ...(validate !== undefined && { validate }),
-        // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own.
-        coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? this.scheduler },
+        // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own, in windows that follow Carbon's render cost.
+        coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? this.scheduler, renderCost: ownCoalesce.renderCost ?? renderCost },
         ...(onInvalidEvent && { onInvalidEvent }),
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),

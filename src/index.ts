@@ -17,7 +17,7 @@ export { stopWhen } from "./operators/stopWhen";
 export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
-export { coalesceDeltas } from "./operators/coalesceDeltas";
+export { coalesceDeltas, type AdaptiveWindow } from "./operators/coalesceDeltas";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";

@@ -2,10 +2,11 @@ import { CarbonAgUiAdapter, createSseRunner } from "carbon-agui-rx";
 
 /** The adapter both demo pages use: the page's agent, merging per `?coalesce=`, and the demo agent's way of asking for details. */
 export function demoAdapter(): CarbonAgUiAdapter {
+  const params = new URLSearchParams(location.search);
   return new CarbonAgUiAdapter({
     run: createSseRunner({ url: window.AGUI_URL }),
-    // `?coalesce=off` sends one chunk per delta, for the browser bench to compare.
-    coalesce: new URLSearchParams(location.search).get("coalesce") !== "off",
+    // `?coalesce=off` sends one chunk per delta, `?maxWindow=100` caps the adaptive merge window: for the browser bench to compare.
+    coalesce: params.get("coalesce") !== "off" && (params.has("maxWindow") ? { maxIntervalMs: Number(params.get("maxWindow")) } : true),
     // The demo agent asks for details by leaving { phase: "needs_detail", ask } in its state.
     detectClarification: (state) => {
       const { phase, ask } = (state ?? {}) as { phase?: string; ask?: string };

@@ -102,5 +102,49 @@ describe("concatMapInFrames", () => {
     expect(projected).toBe(values.length - 1);
   });
 
+  describe("compacting a queue that fell behind", () => {
+    const joinAll = (queued: string[]) => [queued.join("")];
+
+    it("projects what compact makes of the values still queued once a run had to wait", () => {
+      testScheduler().run(({ animate, cold, expectObservable }) => {
+        animate("            ----------x---------x");
+        const source = cold("(abcd|)");
+        expectObservable(source.pipe(concatMapInFrames(busyFor4, animationFrameScheduler, 5, joinAll))).toBe("----a---b-----(x|)", { a: "a", b: "b", x: "cd" });
+      });
+    });
+
+    it("compacts the values that arrived during the wait with those that waited", () => {
+      testScheduler().run(({ animate, hot, expectObservable }) => {
+        animate("           ----------x---------x");
+        const source = hot("(abc)---de----|");
+        // c waits from 8; d and e arrive before the frame at 10, so c, d and e go as one.
+        expectObservable(source.pipe(concatMapInFrames(busyFor4, animationFrameScheduler, 5, joinAll))).toBe("----a---b-----(x|)", { a: "a", b: "b", x: "cde" });
+      });
+    });
+
+    it("leaves a queue that drains within its budget as it is", () => {
+      const compacted: string[][] = [];
+      const out: string[] = [];
+      from(["a", "b", "c"])
+        .pipe(concatMapInFrames((value: string) => of(value), asyncScheduler, Infinity, (queued) => (compacted.push(queued), queued)))
+        .subscribe((value) => out.push(value));
+      expect([out, compacted]).toEqual([["a", "b", "c"], []]);
+    });
+
+    it("errors when compact throws", () => {
+      testScheduler().run(({ animate, cold, expectObservable }) => {
+        animate("            ----------x");
+        const error = new Error("cannot join");
+        const refuse = () => {
+          throw error;
+        };
+        expectObservable(cold("(abcd|)").pipe(concatMapInFrames(busyFor4, animationFrameScheduler, 5, refuse))).toBe("----a---b-#", undefined, error);
+      });
+    });
+  });
+
   itFollowsTheOperatorContract(() => concatMapInFrames((value: string) => of(value), asyncScheduler), "c");
+  describe("with compact", () => {
+    itFollowsTheOperatorContract(() => concatMapInFrames((value: string) => of(value), asyncScheduler, 5, (queued) => [queued.join("")]), "c");
+  });
 });

@@ -1,4 +1,4 @@
-import { animationFrameScheduler, asyncScheduler, from, type SchedulerLike, type Subscription } from "rxjs";
+import { animationFrameScheduler, asyncScheduler, from, of, type SchedulerLike, type Subscription } from "rxjs";
 import type { CarbonChainOfThoughtStep, CarbonStreamChunk } from "../../src/carbon";
 import { deepFreeze } from "../../src/internal/deepFreeze";
 import { coalesceDeltas } from "../../src/operators/coalesceDeltas";
@@ -166,5 +166,84 @@ describe("coalesceDeltas", () => {
     expect(merged.at(-1)).toBe(unmerged.at(-1));
   });
 
+  describe("adapting the window to the render cost", () => {
+    const deltas = chunks({ a: text("1"), b: text("2"), c: text("3"), d: text("4"), e: text("5"), f: text("6") });
+
+    it("lasts the latest cost divided by the render share (0.2) once a cost is reported", () => {
+      testScheduler().run(({ cold, hot, expectObservable }) => {
+        const renderCost = hot("20ms x", { x: 40 });
+        const source = cold("a 49ms b 99ms c 99ms d 99ms e 99ms f 29ms |", deltas);
+        // The first window lasts 100 ms (no cost yet); from then on 40 / 0.2 = 200 ms: c and d wait until 300, e and f until the end.
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost }))).toBe("a 99ms b 199ms x 179ms (y|)", {
+          a: text("1"),
+          b: text("2"),
+          x: text("34"),
+          y: text("56"),
+        });
+      });
+    });
+
+    it("never lasts longer than maxIntervalMs (300 ms by default)", () => {
+      testScheduler().run(({ cold, hot, expectObservable }) => {
+        const renderCost = hot("10ms x", { x: 200 });
+        const source = cold("a 49ms b 329ms c 149ms |", deltas);
+        // 200 / 0.2 would be 1 s; the window from 100 ends at 400 and sends c. With maxIntervalMs 150 it ends at 250, so c finds none and goes at once.
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost }))).toBe("a 99ms b 299ms c 129ms |", { a: text("1"), b: text("2"), c: text("3") });
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost, maxIntervalMs: 150 }))).toBe("a 99ms b 279ms c 149ms |", {
+          a: text("1"),
+          b: text("2"),
+          c: text("3"),
+        });
+      });
+    });
+
+    it("never lasts less than intervalMs, however cheap the render", () => {
+      testScheduler().run(({ cold, hot, expectObservable }) => {
+        const renderCost = hot("-x", { x: 1 });
+        const source = cold("-----a 9ms b 9ms c 199ms |", deltas);
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost }))).toBe("-----a 99ms x 119ms |", { a: text("1"), x: text("23") });
+      });
+    });
+
+    it("shrinks again for a new item: the open window ends intervalMs after it opened, and the next ones last intervalMs", () => {
+      testScheduler().run(({ cold, hot, expectObservable }) => {
+        const renderCost = hot("10ms x", { x: 60 });
+        const values = chunks({ a: text("1"), b: text("2"), c: text("Sec", "m2"), d: text("ond", "m2"), e: text("!", "m2") });
+        const source = cold("a 49ms b 99ms c 29ms d 69ms e 99ms |", values);
+        // The window from 100 would last 300 ms (60 / 0.2); c, of m2, cuts it to end at 200; the next lasts 100 ms and sends e at 300.
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost }))).toBe("a 99ms b 99ms x 99ms e 49ms |", {
+          a: text("1"),
+          b: text("2"),
+          x: text("Second", "m2"),
+          e: text("!", "m2"),
+        });
+      });
+    });
+
+    it("still sends the turn's first text and a delta that finds no window at once", () => {
+      testScheduler().run(({ cold, hot, expectObservable }) => {
+        const renderCost = hot("x", { x: 60 });
+        const thinking = carbon.options(R, { reasoning: { steps: [{ title: "Reasoning", content: "Hmm" }] } }, "m1");
+        const values = chunks({ o: thinking, a: text("Hi"), b: text(" there") });
+        const source = cold("--o-a 499ms b-|", values);
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost }))).toBe("--o-a 499ms b-|", values);
+      });
+    });
+
+    it("fails with the render cost's error, and lets go of the cost when unsubscribed", () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        const error = new Error("meter broke");
+        const failing = hot<number>("---#", undefined, error);
+        expectObservable(cold("a----", deltas).pipe(coalesceDeltas(asyncScheduler, 100, { renderCost: failing }))).toBe("a--#", { a: text("1") }, error);
+        const renderCost = hot("-x-x-x-x", { x: 60 });
+        expectObservable(cold("a-b-c-d-e", deltas).pipe(coalesceDeltas(asyncScheduler, 100, { renderCost })), "^---!").toBe("a", { a: text("1") });
+        expectSubscriptions(renderCost.subscriptions).toBe("^---!");
+      });
+    });
+  });
+
   itFollowsTheOperatorContract(() => coalesceDeltas(asyncScheduler, 0), carbon.completeText(R, "m1", "Hello"));
+  describe("with an adaptive window", () => {
+    itFollowsTheOperatorContract(() => coalesceDeltas(asyncScheduler, 100, { renderCost: of(40) }), carbon.completeText(R, "m1", "Hello"));
+  });
 });

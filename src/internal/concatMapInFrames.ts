@@ -15,8 +15,23 @@ export const FRAME_BUDGET_MS = 10;
  * source: (abcd|)                  each projection takes 4 ms; budgetMs 5; an animation frame at 10
  * result: ----a---b-----c---(d|)    c waits for the frame (a and b took 8 ms); d fits in the new budget
  * ```
+ *
+ * With `compact`, each run after a wait starts by handing it the values
+ * still queued and projecting what it returns instead (Carbon chunks: the
+ * deltas of one item joined), so a queue that falls behind a fast source
+ * shrinks to a few values rather than growing:
+ *
+ * ```
+ * source: (abcd|)                  as above, with compact joining what is queued
+ * result: ----a---b-----(x|)       x: c and d as one value, projected once in the frame at 10
+ * ```
  */
-export function concatMapInFrames<T, R>(project: (value: T) => ObservableInput<R>, scheduler: SchedulerLike, budgetMs = FRAME_BUDGET_MS): OperatorFunction<T, R> {
+export function concatMapInFrames<T, R>(
+  project: (value: T) => ObservableInput<R>,
+  scheduler: SchedulerLike,
+  budgetMs = FRAME_BUDGET_MS,
+  compact?: (queued: T[]) => T[],
+): OperatorFunction<T, R> {
   return (source) =>
     new Observable<R>((out) => {
       // A queue read from a moving head (shift() would make a long queue quadratic), compacted as it empties.
@@ -50,6 +65,14 @@ export function concatMapInFrames<T, R>(project: (value: T) => ObservableInput<R
             running = scheduler.schedule(() => {
               running = undefined;
               since = scheduler.now();
+              if (compact) {
+                try {
+                  queue = compact(queue.slice(head));
+                } catch (error) {
+                  return out.error(error);
+                }
+                head = 0;
+              }
               drain();
             });
             return;

@@ -7,7 +7,7 @@ import { createOperator, pipeFused } from "../internal/operator";
 import { activities, type ActivitiesOptions } from "./activities";
 import { carbonItems } from "./carbonItems";
 import { clarification, type ClarificationOptions } from "./clarification";
-import { coalesceDeltas } from "./coalesceDeltas";
+import { coalesceDeltas, type AdaptiveWindow } from "./coalesceDeltas";
 import { interruptCards } from "./interruptCards";
 import { expandChunks } from "./expandChunks";
 import { messagesSnapshot } from "./messagesSnapshot";
@@ -54,7 +54,9 @@ export interface AgUiToCarbonOptions
    * chain-of-thought updates riding on them) into one chunk per 100 ms, and
    * at most one per frame (see `coalesceDeltas()`). Default `true`, paced by
    * animation frames in a browser, else by macrotasks; `{ scheduler,
-   * intervalMs }` changes either; `false` sends one chunk per delta.
+   * intervalMs }` changes either; `{ renderCost }` widens each window with
+   * what Carbon's redraws cost (the adapter measures it); `false` sends one
+   * chunk per delta.
    */
   coalesce?: boolean | CoalesceOptions;
 }
@@ -62,8 +64,19 @@ export interface AgUiToCarbonOptions
 export interface CoalesceOptions {
   /** One merged chunk at most per task of this scheduler. Default: animation frames in a browser, else the async scheduler. */
   scheduler?: SchedulerLike;
-  /** One merged chunk at most per this many milliseconds; 0 for one per task of the scheduler. Default 100, how often Carbon's markdown view refreshes. */
+  /** One merged chunk at most per this many milliseconds; 0 for one per task of the scheduler. Default 100, how often Carbon's markdown view refreshes. The shortest window when it adapts. */
   intervalMs?: number;
+  /**
+   * What each chunk handed over cost to render, in ms: each window then lasts
+   * the latest cost divided by `renderShare`, between `intervalMs` and
+   * `maxIntervalMs` (see `coalesceDeltas()`). `CarbonAgUiAdapter` measures it
+   * for you (from `addMessageChunk` to the next animation frame).
+   */
+  renderCost?: Observable<number>;
+  /** The longest adaptive window. Default 300 ms. */
+  maxIntervalMs?: number;
+  /** The share of the time Carbon's redraws may take, which sets an adaptive window's length. Default 0.2. */
+  renderShare?: number;
 }
 
 /**
@@ -100,7 +113,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     trackHistory(conversation),
     messagesSnapshot(conversation),
     toStreamChunks(options),
-    ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs)]),
+    ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),
   ];
   // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
   const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>
@@ -118,4 +131,9 @@ function seeEvents(onEvent: (event: AGUIEvent) => void): MonoTypeOperatorFunctio
       out.next(element);
     },
   }));
+}
+
+/** The adaptive part of `coalesce`, when it has a cost to adapt to. */
+function adaptiveWindow({ renderCost, maxIntervalMs, renderShare }: CoalesceOptions): AdaptiveWindow | undefined {
+  return renderCost && { renderCost, ...(maxIntervalMs !== undefined && { maxIntervalMs }), ...(renderShare !== undefined && { renderShare }) };
 }

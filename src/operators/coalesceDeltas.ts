@@ -1,18 +1,30 @@
 import { ignoreElements, Observable, tap, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from "rxjs";
-import { JOINED_TEXT_TYPES, type CarbonMessageOptions, type CarbonPartialItemChunk, type CarbonStreamChunk } from "../carbon";
+import type { CarbonPartialItemChunk, CarbonStreamChunk } from "../carbon";
 import { frameScheduler } from "../internal/frameScheduler";
-import { TextBuffer } from "../internal/textBuffer";
-
-/** Partial chunks of one item waiting to go out as one. */
-interface Waiting {
-  first: CarbonPartialItemChunk;
-  /** The joined text, once a second chunk has joined the first. */
-  text?: TextBuffer;
-  options?: CarbonMessageOptions;
-}
+import { isJoinable, JoinedDeltas, sameItem } from "../internal/joinedDeltas";
 
 /** How often Carbon 1.9.1's markdown view shows new text, at most: sending merged text faster shows nothing more. */
 export const CARBON_MARKDOWN_REFRESH_MS = 100;
+
+/** The longest an adaptive window grows by default: longer, and the text visibly lags what is typed at it (see docs/architecture.md). */
+export const MAX_ADAPTIVE_WINDOW_MS = 300;
+
+/** The share of the main thread Carbon's redraws may take by default: a window lasts at least this many times a redraw's cost. */
+export const RENDER_SHARE = 0.2;
+
+/** How an adaptive window follows what each hand-over costs to render. */
+export interface AdaptiveWindow {
+  /**
+   * What a chunk handed over cost its consumer to render, in milliseconds,
+   * as each measurement comes in (the adapter reports the time from
+   * `addMessageChunk` to the next animation frame).
+   */
+  renderCost: Observable<number>;
+  /** The longest window. Default 300 ms (never less than `intervalMs`). */
+  maxIntervalMs?: number;
+  /** The share of the time redraws may take: a window lasts the last cost divided by it, within the bounds. Default 0.2. */
+  renderShare?: number;
+}
 
 /**
  * Merges consecutive partial chunks of the same text item (text deltas, and
@@ -35,30 +47,63 @@ export const CARBON_MARKDOWN_REFRESH_MS = 100;
  * Carbon ends up with exactly what the unmerged chunks give it: text joined,
  * options merged as Carbon merges them. Chunks already sent are never changed.
  *
+ * With `adaptive`, each new window lasts the latest `renderCost` divided by
+ * `renderShare` (so redraws keep to that share of the time as the text, and
+ * its redraw, grows), bounded by `intervalMs` and `maxIntervalMs`; a new item
+ * starts again from `intervalMs` (the open window shortened to it), until a
+ * cost comes in for it.
+ *
  * ```
  * source: -a-(bcd)-(eC)-F|      a…e: text deltas of one item; C: its complete_item; F: final_response
  * result: -a-(bx)--(eC)-(F|)    x: c and d as one delta (the window's end, later in frame 3)
  * ```
  */
-export function coalesceDeltas(scheduler: SchedulerLike = frameScheduler(), intervalMs = CARBON_MARKDOWN_REFRESH_MS): MonoTypeOperatorFunction<CarbonStreamChunk> {
+export function coalesceDeltas(
+  scheduler: SchedulerLike = frameScheduler(),
+  intervalMs = CARBON_MARKDOWN_REFRESH_MS,
+  adaptive?: AdaptiveWindow,
+): MonoTypeOperatorFunction<CarbonStreamChunk> {
+  const maxIntervalMs = Math.max(intervalMs, adaptive?.maxIntervalMs ?? MAX_ADAPTIVE_WINDOW_MS);
+  const renderShare = adaptive?.renderShare ?? RENDER_SHARE;
   return (source) =>
     new Observable<CarbonStreamChunk>((out) => {
-      let waiting: Waiting | undefined;
+      let waiting: JoinedDeltas | undefined;
       let window: Subscription | undefined;
+      let windowOpenedAt = 0;
       let textSent = false;
+      /** The latest render cost reported since the current item's first chunk. */
+      let cost: number | undefined;
+      /** The first chunk of the item whose deltas pass now: a chunk of another item resets `cost`. */
+      let item: CarbonPartialItemChunk | undefined;
+      const windowMs = () => (cost === undefined ? intervalMs : Math.min(maxIntervalMs, Math.max(intervalMs, cost / renderShare)));
 
       const sendWaiting = () => {
         if (!waiting) return;
-        const chunk = waiting.text ? merged(waiting) : waiting.first;
+        const chunk = waiting.toChunk();
         waiting = undefined;
         out.next(chunk);
       };
+      const openWindow = (lastingMs: number) => {
+        windowOpenedAt = scheduler.now();
+        window = scheduler.schedule(endWindow, lastingMs);
+      };
       // Scheduled before anything is sent, so a consumer that unsubscribes on that chunk also cancels it.
       const endWindow = () => {
-        window = waiting ? scheduler.schedule(endWindow, intervalMs) : undefined;
+        window = undefined;
+        if (waiting) openWindow(windowMs());
         sendWaiting();
       };
+      /** A new item starts from the shortest window: an open one ends `intervalMs` after it opened (at once if that has passed). */
+      const startItem = (chunk: CarbonPartialItemChunk) => {
+        item = chunk;
+        if (cost === undefined) return;
+        cost = undefined;
+        if (!window) return;
+        window.unsubscribe();
+        window = scheduler.schedule(endWindow, Math.max(0, windowOpenedAt + intervalMs - scheduler.now()));
+      };
       out.add(() => window?.unsubscribe());
+      if (adaptive) out.add(adaptive.renderCost.subscribe({ next: (reported) => (cost = reported), error: (error: unknown) => out.error(error) }));
 
       return source
         .pipe(
@@ -68,20 +113,21 @@ export function coalesceDeltas(scheduler: SchedulerLike = frameScheduler(), inte
                 sendWaiting();
                 return out.next(chunk);
               }
+              if (!item || !sameItem(item, chunk)) startItem(chunk);
               // The turn's first text goes out at once, even when options (reasoning, chain of thought) went out in this window.
               const firstText = !textSent && typeof chunk.partial_item.text === "string" && chunk.partial_item.text !== "";
               if (firstText) textSent = true;
-              if (waiting && joins(waiting.first, chunk)) {
-                join(waiting, chunk);
+              if (waiting?.accepts(chunk)) {
+                waiting.add(chunk);
                 if (firstText) sendWaiting();
                 return;
               }
               sendWaiting();
               if (window && !firstText) {
-                waiting = { first: chunk };
+                waiting = new JoinedDeltas(chunk);
                 return;
               }
-              window ??= scheduler.schedule(endWindow, intervalMs);
+              if (!window) openWindow(windowMs());
               out.next(chunk);
             },
             complete: sendWaiting,
@@ -91,61 +137,4 @@ export function coalesceDeltas(scheduler: SchedulerLike = frameScheduler(), inte
         )
         .subscribe(out);
     });
-}
-
-/** A partial chunk of an item whose text Carbon joins. */
-function isJoinable(chunk: CarbonStreamChunk): chunk is CarbonPartialItemChunk {
-  // Carbon drops a chunk without a response id; such a chunk passes through as it is.
-  return "partial_item" in chunk && JOINED_TEXT_TYPES.has(chunk.partial_item.response_type) && chunk.streaming_metadata?.response_id !== undefined;
-}
-
-function joins(first: CarbonPartialItemChunk, chunk: CarbonPartialItemChunk): boolean {
-  const id = first.partial_item.streaming_metadata?.id;
-  return (
-    id !== undefined &&
-    id === chunk.partial_item.streaming_metadata?.id &&
-    first.partial_item.response_type === chunk.partial_item.response_type &&
-    first.streaming_metadata.response_id === chunk.streaming_metadata.response_id
-  );
-}
-
-function join(waiting: Waiting, chunk: CarbonPartialItemChunk): void {
-  if (!waiting.text) {
-    waiting.text = new TextBuffer();
-    appendText(waiting.text, waiting.first);
-    const options = waiting.first.partial_response?.message_options;
-    if (options) waiting.options = options;
-  }
-  appendText(waiting.text, chunk);
-  const options = chunk.partial_response?.message_options;
-  if (options) waiting.options = waiting.options ? (mergeOptions(waiting.options, options) as CarbonMessageOptions) : options;
-}
-
-function appendText(text: TextBuffer, chunk: CarbonPartialItemChunk): void {
-  if (typeof chunk.partial_item.text === "string") text.append(chunk.partial_item.text);
-}
-
-/** One chunk for the waiting ones: the first one's item (Carbon takes an item's fields from its first chunk) with the joined text. */
-function merged({ first, text, options }: Waiting): CarbonPartialItemChunk {
-  const item = Object.assign({}, first.partial_item);
-  item.text = text!.toString();
-  return { partial_item: item, ...(options && { partial_response: { message_options: options } }), streaming_metadata: first.streaming_metadata };
-}
-
-/**
- * `later` merged into `earlier` the way Carbon merges message options
- * (lodash `merge`: objects by key, arrays by index, an undefined value leaves
- * what was there), into new containers: neither argument is changed, as both
- * may be in chunks already sent.
- */
-function mergeOptions(earlier: unknown, later: unknown): unknown {
-  if (later === undefined) return earlier;
-  if (!isContainer(earlier) || !isContainer(later) || Array.isArray(earlier) !== Array.isArray(later)) return later;
-  const result: Record<string, unknown> = Array.isArray(earlier) ? ([...earlier] as unknown as Record<string, unknown>) : { ...earlier };
-  for (const key of Object.keys(later)) result[key] = mergeOptions(result[key], (later as Record<string, unknown>)[key]);
-  return result;
-}
-
-function isContainer(value: unknown): value is object {
-  return typeof value === "object" && value !== null;
 }
