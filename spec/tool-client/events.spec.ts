@@ -22,7 +22,7 @@ const items: Record<string, StreamItem> = {
   e: frame("5", "end", {}),
   E: frame(undefined, "end", undefined),
   i: frame("9", undefined, undefined),
-  k: { kind: "bytes" },
+  k: { kind: "bytes", framePending: false },
   r: { kind: "retry", milliseconds: 2_000 },
   x: { kind: "frame", frame: { id: "7", event: "tool.progress", data: "{oops secret" } },
 };

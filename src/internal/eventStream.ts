@@ -31,6 +31,8 @@ export interface EventStreamParser {
   push(bytes: Uint8Array): void;
   /** The stream ended: a frame without its closing blank line is dropped, as the standard says. */
   end(): void;
+  /** True while a line or a frame has begun and not ended: what a deadline for one frame's arrival watches. */
+  pending(): boolean;
 }
 
 export function createEventStreamParser(options: EventStreamParserOptions): EventStreamParser {
@@ -84,9 +86,10 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
       // An empty chunk must not forget that the last one ended in CR (a CRLF split around it).
       if (bytes.length === 0) return;
       const text = decoder.decode(bytes, { stream: true });
-      // All ASCII (the usual case): characters are bytes, and counting them is free. (A character split
-      // across chunks can pass for one byte here: the bound is then off by at most three bytes.)
-      const ascii = text.length === bytes.length;
+      // All ASCII (the usual case): characters are bytes, and counting them is free. Equal lengths alone do not
+      // prove it: a character split across chunks decodes in the chunk that ends it, one UTF-16 unit for several
+      // bytes. Otherwise each character counts its full UTF-8 size where it is decoded, so no byte goes uncounted.
+      const ascii = text.length === bytes.length && !NON_ASCII.test(text);
       let start = 0;
       if (afterCR && text.charCodeAt(0) === LF) start = 1;
       afterCR = false;
@@ -117,6 +120,7 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
         }
       }
     },
+    pending: () => partialBytes > 0 || frameBytes > 0,
     end() {
       partial = "";
       partialBytes = frameBytes = 0;
@@ -126,17 +130,30 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
   };
 }
 
+/** Largest piece of a chunk parsed at once when reading waits for demand: what one step may add to a consumer's queue. */
+export const READ_SLICE_BYTES = 64 * 1024;
+
 /**
  * Reads `reader` into `parser` until the body ends (true) or `stopped()`
  * turns true (false); a read that fails is rethrown as `broken(error)`.
+ * With `demand`, reading is pull-based: before each read, and between
+ * slices of at most `READ_SLICE_BYTES` of a chunk, it waits for the promise
+ * `demand()` gives (none: go on), so a slow consumer leaves the bytes to TCP.
  */
 export async function readEventStream(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   parser: EventStreamParser,
   stopped: () => boolean,
   broken: (error: unknown) => unknown,
+  demand?: () => Promise<void> | undefined,
 ): Promise<boolean> {
+  const waitForDemand = async () => {
+    const wait = demand?.();
+    if (wait) await wait;
+    return stopped();
+  };
   for (;;) {
+    if (await waitForDemand()) return false;
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
       chunk = await reader.read();
@@ -145,13 +162,20 @@ export async function readEventStream(
     }
     if (stopped()) return false;
     if (chunk.done) break;
-    parser.push(chunk.value);
+    if (!demand) parser.push(chunk.value);
+    else {
+      for (let start = 0; start < chunk.value.length; start += READ_SLICE_BYTES) {
+        if (start > 0 && (await waitForDemand())) return false;
+        parser.push(chunk.value.subarray(start, start + READ_SLICE_BYTES));
+      }
+    }
     if (stopped()) return false;
   }
   parser.end();
   return true;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
