@@ -23,6 +23,8 @@ const items: Record<string, StreamItem> = {
   E: frame(undefined, "end", undefined),
   i: frame("9", undefined, undefined),
   k: { kind: "bytes", framePending: false },
+  p: { kind: "bytes", framePending: true },
+  n: frame(undefined, "note", { note: 1 }),
   r: { kind: "retry", milliseconds: 2_000 },
   x: { kind: "frame", frame: { id: "7", event: "tool.progress", data: "{oops secret" } },
 };
@@ -35,6 +37,7 @@ const out: Record<string, ServerEvent> = {
   f: ev("4", "tool.finished", { n: 4 }),
   e: ev("5", "end", {}),
   E: ev(undefined, "end", null),
+  n: ev(undefined, "note", { note: 1 }),
 };
 
 const settings = (overrides: Partial<ResumeSettings> = {}): ResumeSettings => ({
@@ -145,6 +148,16 @@ describe("resumableEvents", () => {
       });
     });
 
+    it("holds an unfinished event to idleTimeoutMs from its first byte: bytes dribbled into it do not hold the timer off", () => {
+      testScheduler().run((helpers) => {
+        const dribble = Array.from({ length: 20 }, () => "p 49ms").join(" ");
+        const { connect, cold } = connections(helpers, [`-a ${dribble}`, "-e"]);
+        // The frame began at 2 ms; 500 ms later the connection is given up on, though a byte came 49 ms before.
+        helpers.expectObservable(resumableEvents(connect, settings({ idleTimeoutMs: 500 }))).toBe("-a 500ms 1000ms -(e|)", out);
+        helpers.expectSubscriptions(cold[0]!.subscriptions).toBe("^-- 499ms !");
+      });
+    });
+
     it("never times out with idleTimeoutMs: Infinity", () => {
       testScheduler().run((helpers) => {
         const { connect, opened } = connections(helpers, ["-a 1000000ms e"]);
@@ -252,6 +265,13 @@ describe("resumableEvents", () => {
       testScheduler().run((helpers) => {
         const { connect } = connections(helpers, ["-a-b#", "-b-c-a-e"]);
         helpers.expectObservable(resumableEvents(connect, settings())).toBe("-a-b 999ms ----c-a-(e|)", out);
+      });
+    });
+
+    it("delivers an event without an id (it cannot be recognised) and goes on skipping: replaying a, n, b, c delivers b and c once", () => {
+      testScheduler().run((helpers) => {
+        const { connect } = connections(helpers, ["-a-n-b-c#", "-a-n-b-c-e"]);
+        helpers.expectObservable(resumableEvents(connect, settings())).toBe("-a-n-b-c 999ms ----n-----(e|)", out);
       });
     });
 
