@@ -44,6 +44,8 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
   let partialBytes = 0;
   let frameBytes = 0;
   let afterCR = false;
+  // Whether the last chunk may have ended inside a character.
+  let carried = false;
   let id: string | undefined;
   let event: string | undefined;
   let data: string | undefined;
@@ -86,10 +88,14 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
       // An empty chunk must not forget that the last one ended in CR (a CRLF split around it).
       if (bytes.length === 0) return;
       const text = decoder.decode(bytes, { stream: true });
-      // All ASCII (the usual case): characters are bytes, and counting them is free. Equal lengths alone do not
-      // prove it: a character split across chunks decodes in the chunk that ends it, one UTF-16 unit for several
-      // bytes. Otherwise each character counts its full UTF-8 size where it is decoded, so no byte goes uncounted.
-      const ascii = text.length === bytes.length && !NON_ASCII.test(text);
+      // One UTF-16 unit per byte (all ASCII, the usual case): counting characters counts bytes, for free. A byte
+      // gives at most one unit (a character of several bytes fewer, an invalid byte one U+FFFD), so equal lengths
+      // prove it, unless the chunk began by finishing a character carried over from the last one (that character
+      // is one unit for bytes partly uncounted). Otherwise each character counts its full UTF-8 size where it is
+      // decoded (U+FFFD as 3), so no byte goes uncounted.
+      const ascii = !carried && text.length === bytes.length;
+      // A character left unfinished has its lead byte among the last three.
+      carried = bytes[bytes.length - 1]! >= 0x80 || (bytes.length > 1 && bytes[bytes.length - 2]! >= 0x80) || (bytes.length > 2 && bytes[bytes.length - 3]! >= 0x80);
       let start = 0;
       if (afterCR && text.charCodeAt(0) === LF) start = 1;
       afterCR = false;
@@ -124,7 +130,7 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
     end() {
       partial = "";
       partialBytes = frameBytes = 0;
-      afterCR = false;
+      afterCR = carried = false;
       id = event = data = undefined;
     },
   };
@@ -175,7 +181,6 @@ export async function readEventStream(
   return true;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;

@@ -88,6 +88,19 @@ describe("the event-stream byte bound, under arbitrary chunking", () => {
   // Text with 1-, 2-, 3- and 4-byte characters.
   const text = fc.array(fc.constantFrom("a", "é", "€", "🦜", "z"), { maxLength: 60 }).map((characters) => characters.join(""));
 
+  const push = (chunks: Uint8Array[], maxEventSize: number) => {
+    const parser = createEventStreamParser({ maxEventSize, onFrame: () => undefined, tooLarge: () => new RangeError("too large") });
+    for (const chunk of chunks) parser.push(chunk);
+  };
+
+  it("counts every byte of characters sent a byte at a time (a 3-byte character is not one byte)", () => {
+    const line = encoder.encode(`data: ${"€".repeat(400)}\n\n`);
+    expect(() => push(Array.from(line, (byte) => Uint8Array.of(byte)), 1000)).toThrow(RangeError);
+    // The same with each character's last byte sent along with the next one's first.
+    const pairs = Array.from({ length: Math.ceil(line.length / 2) }, (_, index) => line.subarray(index * 2, index * 2 + 2));
+    expect(() => push(pairs, 1000)).toThrow(RangeError);
+  });
+
   it("refuses a line exactly when its UTF-8 size passes maxEventSize, however the bytes are split", () => {
     fc.assert(
       fc.property(text, fc.integer({ min: 8, max: 120 }), fc.array(fc.nat(), { maxLength: 40 }), (value, maxEventSize, cuts) => {
@@ -105,6 +118,7 @@ describe("the event-stream byte bound, under arbitrary chunking", () => {
         const tooLarge = encoder.encode(line).length > maxEventSize;
         return refused === tooLarge && (refused || frames[0] === value);
       }),
+      { numRuns: 500 },
     );
   });
 });
