@@ -6,17 +6,9 @@ import {
   type ToolClientOptions,
   type VercelToolSpec,
 } from "carbon-agui-rx/tool-client";
-import { closedPort, hostileServer, json, sleep, type HostileServer } from "./servers";
+import { closedAfterEach, closedPort, json, sleep, type HostileServer } from "./servers";
 
-const servers: HostileServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-const serve = async (...args: Parameters<typeof hostileServer>) => {
-  const server = await hostileServer(...args);
-  servers.push(server);
-  return server;
-};
+const serve = closedAfterEach();
 const client = (server: HostileServer, options: Partial<ToolClientOptions> = {}) =>
   new ToolClient({ baseUrl: server.url, token: "t", retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 50 }, ...options });
 const ok = { status: "ok", result: { sum: 3 } };

@@ -3,17 +3,9 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { firstValueFrom, toArray } from "rxjs";
 import { EventStreamError, ToolClient, ToolTransportError, type EventsOptions, type ServerEvent } from "carbon-agui-rx/tool-client";
-import { eventStreamHead, hostileServer, sleep, type HostileServer } from "./servers";
+import { closedAfterEach, eventStreamHead, sleep, type HostileServer } from "./servers";
 
-const servers: HostileServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-const serve = async (...args: Parameters<typeof hostileServer>) => {
-  const server = await hostileServer(...args);
-  servers.push(server);
-  return server;
-};
+const serve = closedAfterEach();
 const client = (server: HostileServer) => new ToolClient({ baseUrl: server.url, token: "t", retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 20 } });
 const collect = (server: HostileServer, runId: string, options: EventsOptions = {}) => firstValueFrom(client(server).events$(runId, options).pipe(toArray()));
 

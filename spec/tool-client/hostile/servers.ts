@@ -63,3 +63,16 @@ export const json = (response: ServerResponse, status: number, body: unknown, he
 export const eventStreamHead = (response: ServerResponse) => response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Registers an `afterEach` that closes every server `serve` started in the test; returns `serve`. */
+export function closedAfterEach(): typeof hostileServer {
+  const servers: HostileServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handle) => {
+    const server = await hostileServer(handle);
+    servers.push(server);
+    return server;
+  };
+}
