@@ -26,6 +26,7 @@ const items: Record<string, StreamItem> = {
   p: { kind: "bytes", framePending: true },
   n: frame(undefined, "note", { note: 1 }),
   r: { kind: "retry", milliseconds: 2_000 },
+  R: { kind: "retry", milliseconds: 2 ** 31 + 10 },
   x: { kind: "frame", frame: { id: "7", event: "tool.progress", data: "{oops secret" } },
 };
 // What the result delivers, by marble letter.
@@ -155,6 +156,30 @@ describe("resumableEvents", () => {
         // The frame began at 2 ms; 500 ms later the connection is given up on, though a byte came 49 ms before.
         helpers.expectObservable(resumableEvents(connect, settings({ idleTimeoutMs: 500 }))).toBe("-a 500ms 1000ms -(e|)", out);
         helpers.expectSubscriptions(cold[0]!.subscriptions).toBe("^-- 499ms !");
+      });
+    });
+
+    it("does not count silence while the consumer holds reading back (demand paused), and counts again after", () => {
+      testScheduler().run((helpers) => {
+        let paused = true;
+        const demand = { wait: () => undefined, paused: () => paused };
+        helpers.cold("100s x").subscribe(() => (paused = false));
+        const { connect, opened } = connections(helpers, ["-a"]);
+        // Paused for the first 100 s: checks at 45 s and 90 s find it paused and restart the count, so it fires at 135 s.
+        const events = resumableEvents(connect, settings({ retry: false, demand }));
+        helpers.expectObservable(events).toBe("-a 134998ms #", out, new ToolTransportError("The event stream was silent for 45000 ms", "timeout", true));
+        helpers.flush();
+        expect(opened).toHaveLength(1);
+      });
+    });
+
+    it("caps the server's retry: below 2^31 ms, even with maxDelayMs: Infinity (a timer would fire at once)", () => {
+      testScheduler().run((helpers) => {
+        const { connect, cold } = connections(helpers, ["-R-a#", "-e"]);
+        const events = resumableEvents(connect, settings({ retry: { maxRetries: Infinity, baseDelayMs: 1_000, maxDelayMs: Infinity } }));
+        helpers.expectObservable(events).toBe("---a 2147483646ms --(e|)", out);
+        helpers.flush();
+        expect(cold[1]!.subscriptions[0]!.subscribedFrame).toBe(4 + 2 ** 31 - 1);
       });
     });
 
