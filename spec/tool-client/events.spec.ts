@@ -27,6 +27,7 @@ const items: Record<string, StreamItem> = {
   n: frame(undefined, "note", { note: 1 }),
   r: { kind: "retry", milliseconds: 2_000 },
   R: { kind: "retry", milliseconds: 2 ** 31 + 10 },
+  Z: { kind: "retry", milliseconds: 0 },
   x: { kind: "frame", frame: { id: "7", event: "tool.progress", data: "{oops secret" } },
 };
 // What the result delivers, by marble letter.
@@ -189,6 +190,15 @@ describe("resumableEvents", () => {
         helpers.expectObservable(resumableEvents(connect, settings({ idleTimeoutMs: Infinity }))).toBe("-a 1000000ms (e|)", out);
         helpers.flush();
         expect(opened).toHaveLength(1);
+      });
+    });
+
+    it("backs off from the server's retry: when reconnects fail in a row, so retry: 0 cannot make a tight loop", () => {
+      testScheduler().run((helpers) => {
+        const { connect } = connections(helpers, ["-Z-a#", "#", "#", "-e"]);
+        // retry: 0, then 2 s and 4 s of backoff (baseDelayMs 1 s, no jitter) for the second and third failures in a row.
+        const events = resumableEvents(connect, settings({ retry: { maxRetries: 5, baseDelayMs: 1_000, maxDelayMs: 10_000 } }));
+        helpers.expectObservable(events).toBe("---a 2s 4s -(e|)", out);
       });
     });
 

@@ -144,7 +144,10 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
               : new ToolTransportError(`The event stream failed ${failuresInARow} times in a row without a new event`, (error as ToolTransportError).reason, true, { cause: error });
           }
           const serverAsked = error instanceof ToolServerError && error.retryAfterMs !== undefined;
-          return timer(serverAsked || serverRetryMs === undefined ? backoff : Math.min(serverRetryMs, policy.maxDelayMs, MAX_TIMER_MS), scheduler);
+          if (serverAsked || serverRetryMs === undefined) return timer(backoff, scheduler);
+          // The server's retry: is the first wait; reconnects failing in a row still back off, so `retry: 0` from a
+          // server that keeps closing at once cannot spin the client in a tight loop.
+          return timer(Math.min(failuresInARow === 1 ? serverRetryMs : Math.max(serverRetryMs, backoff), policy.maxDelayMs, MAX_TIMER_MS), scheduler);
         },
       }),
     );
