@@ -38,4 +38,13 @@ describe("tool-client adapters, against the reference tool server", () => {
     await expect(tools.add!.execute({ a: 1, b: 2 }, { abortSignal: new AbortController().signal })).resolves.toEqual({ sum: 3 });
     await expect(tools.echo!.execute({ text: "hi" }, { abortSignal: AbortSignal.abort("stop") })).rejects.toBe("stop");
   });
+
+  it("asVercelTools: the SDK executing one toolCallId again gets the stored answer; the tool runs once", async () => {
+    const tools = await client().asVercelTools(tool, jsonSchema, { runId: "r-vercel-again", tags: ["math"] });
+    await expect(tools.add!.execute({ a: 1, b: 2 }, { toolCallId: "call_1" })).resolves.toEqual({ sum: 3 });
+    await expect(tools.add!.execute({ a: 1, b: 2 }, { toolCallId: "call_1" })).resolves.toEqual({ sum: 3 });
+    expect((await client().cost("r-vercel-again")).calls).toBe(1);
+    await tools.add!.execute({ a: 1, b: 2 }, { toolCallId: "call_2" });
+    expect((await client().cost("r-vercel-again")).calls).toBe(2);
+  });
 });

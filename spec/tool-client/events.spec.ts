@@ -22,8 +22,12 @@ const items: Record<string, StreamItem> = {
   e: frame("5", "end", {}),
   E: frame(undefined, "end", undefined),
   i: frame("9", undefined, undefined),
-  k: { kind: "bytes" },
+  k: { kind: "bytes", framePending: false },
+  p: { kind: "bytes", framePending: true },
+  n: frame(undefined, "note", { note: 1 }),
   r: { kind: "retry", milliseconds: 2_000 },
+  R: { kind: "retry", milliseconds: 2 ** 31 + 10 },
+  Z: { kind: "retry", milliseconds: 0 },
   x: { kind: "frame", frame: { id: "7", event: "tool.progress", data: "{oops secret" } },
 };
 // What the result delivers, by marble letter.
@@ -35,6 +39,7 @@ const out: Record<string, ServerEvent> = {
   f: ev("4", "tool.finished", { n: 4 }),
   e: ev("5", "end", {}),
   E: ev(undefined, "end", null),
+  n: ev(undefined, "note", { note: 1 }),
 };
 
 const settings = (overrides: Partial<ResumeSettings> = {}): ResumeSettings => ({
@@ -145,12 +150,55 @@ describe("resumableEvents", () => {
       });
     });
 
+    it("holds an unfinished event to idleTimeoutMs from its first byte: bytes dribbled into it do not hold the timer off", () => {
+      testScheduler().run((helpers) => {
+        const dribble = Array.from({ length: 20 }, () => "p 49ms").join(" ");
+        const { connect, cold } = connections(helpers, [`-a ${dribble}`, "-e"]);
+        // The frame began at 2 ms; 500 ms later the connection is given up on, though a byte came 49 ms before.
+        helpers.expectObservable(resumableEvents(connect, settings({ idleTimeoutMs: 500 }))).toBe("-a 500ms 1000ms -(e|)", out);
+        helpers.expectSubscriptions(cold[0]!.subscriptions).toBe("^-- 499ms !");
+      });
+    });
+
+    it("does not count silence while the consumer holds reading back (demand paused), and counts again after", () => {
+      testScheduler().run((helpers) => {
+        let paused = true;
+        const demand = { wait: () => undefined, paused: () => paused };
+        helpers.cold("100s x").subscribe(() => (paused = false));
+        const { connect, opened } = connections(helpers, ["-a"]);
+        // Paused for the first 100 s: checks at 45 s and 90 s find it paused and restart the count, so it fires at 135 s.
+        const events = resumableEvents(connect, settings({ retry: false, demand }));
+        helpers.expectObservable(events).toBe("-a 134998ms #", out, new ToolTransportError("The event stream was silent for 45000 ms", "timeout", true));
+        helpers.flush();
+        expect(opened).toHaveLength(1);
+      });
+    });
+
+    it("caps the server's retry: below 2^31 ms, even with maxDelayMs: Infinity (a timer would fire at once)", () => {
+      testScheduler().run((helpers) => {
+        const { connect, cold } = connections(helpers, ["-R-a#", "-e"]);
+        const events = resumableEvents(connect, settings({ retry: { maxRetries: Infinity, baseDelayMs: 1_000, maxDelayMs: Infinity } }));
+        helpers.expectObservable(events).toBe("---a 2147483646ms --(e|)", out);
+        helpers.flush();
+        expect(cold[1]!.subscriptions[0]!.subscribedFrame).toBe(4 + 2 ** 31 - 1);
+      });
+    });
+
     it("never times out with idleTimeoutMs: Infinity", () => {
       testScheduler().run((helpers) => {
         const { connect, opened } = connections(helpers, ["-a 1000000ms e"]);
         helpers.expectObservable(resumableEvents(connect, settings({ idleTimeoutMs: Infinity }))).toBe("-a 1000000ms (e|)", out);
         helpers.flush();
         expect(opened).toHaveLength(1);
+      });
+    });
+
+    it("backs off from the server's retry: when reconnects fail in a row, so retry: 0 cannot make a tight loop", () => {
+      testScheduler().run((helpers) => {
+        const { connect } = connections(helpers, ["-Z-a#", "#", "#", "-e"]);
+        // retry: 0, then 2 s and 4 s of backoff (baseDelayMs 1 s, no jitter) for the second and third failures in a row.
+        const events = resumableEvents(connect, settings({ retry: { maxRetries: 5, baseDelayMs: 1_000, maxDelayMs: 10_000 } }));
+        helpers.expectObservable(events).toBe("---a 2s 4s -(e|)", out);
       });
     });
 
@@ -252,6 +300,13 @@ describe("resumableEvents", () => {
       testScheduler().run((helpers) => {
         const { connect } = connections(helpers, ["-a-b#", "-b-c-a-e"]);
         helpers.expectObservable(resumableEvents(connect, settings())).toBe("-a-b 999ms ----c-a-(e|)", out);
+      });
+    });
+
+    it("delivers an event without an id (it cannot be recognised) and goes on skipping: replaying a, n, b, c delivers b and c once", () => {
+      testScheduler().run((helpers) => {
+        const { connect } = connections(helpers, ["-a-n-b-c#", "-a-n-b-c-e"]);
+        helpers.expectObservable(resumableEvents(connect, settings())).toBe("-a-n-b-c 999ms ----n-----(e|)", out);
       });
     });
 

@@ -8,6 +8,7 @@ const policy = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
 const noJitter = () => 0;
 
 const status = (code: number, retryAfterMs?: number) => errorFromProblem({ type: "about:blank", status: code }, code, retryAfterMs);
+const budgetExceeded = (retryAfterMs?: number) => errorFromProblem({ type: "urn:tool-server:problem:budget-exceeded", kind: "budget-exceeded" }, 429, retryAfterMs);
 const reset = () => new ToolTransportError("reset", "network", true);
 const refused = () => new ToolTransportError("refused", "network", false);
 const timedOut = () => new ToolTransportError("timed out", "timeout", true);
@@ -49,6 +50,8 @@ describe("retryPolicy", () => {
     ["408", () => status(408), true, false],
     ["429 with Retry-After", () => status(429, 2_000), true, true],
     ["429 without Retry-After", () => status(429), true, false],
+    ["429 budget-exceeded with Retry-After (a spent budget stays spent)", () => budgetExceeded(2_000), false, false],
+    ["429 budget-exceeded without Retry-After", () => budgetExceeded(), false, false],
     ["502", () => status(502), true, false],
     ["503 with Retry-After", () => status(503, 2_000), true, true],
     ["503 without Retry-After", () => status(503), true, false],
@@ -112,6 +115,16 @@ describe("retryPolicy", () => {
     for (const method of ["GET", "POST"] as const) {
       expect(runRow(method, error)).toEqual({ times: [0], failed: error });
     }
+  });
+
+  it("does not wait for a Retry-After a timer cannot wait (2^31 ms or more), even with maxDelayMs: Infinity", () => {
+    const unbounded = { maxRetries: Infinity, baseDelayMs: 500, maxDelayMs: Infinity };
+    for (const method of ["GET", "POST"] as const) {
+      expect(retryDelay(method, status(503, 2 ** 31), 1, unbounded, noJitter)).toBeUndefined();
+      expect(retryDelay(method, status(503, 2 ** 31 - 1), 1, unbounded, noJitter)).toBe(2 ** 31 - 1);
+    }
+    // Backoff is capped below 2^31 ms too, however many retries in.
+    expect(retryDelay("GET", reset(), 80, unbounded, noJitter)).toBe(2 ** 31 - 1);
   });
 
   it("never retries when the policy is false", () => {

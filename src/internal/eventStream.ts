@@ -31,6 +31,8 @@ export interface EventStreamParser {
   push(bytes: Uint8Array): void;
   /** The stream ended: a frame without its closing blank line is dropped, as the standard says. */
   end(): void;
+  /** True while a line or a frame has begun and not ended: what a deadline for one frame's arrival watches. */
+  pending(): boolean;
 }
 
 export function createEventStreamParser(options: EventStreamParserOptions): EventStreamParser {
@@ -42,6 +44,8 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
   let partialBytes = 0;
   let frameBytes = 0;
   let afterCR = false;
+  // Whether the last chunk may have ended inside a character.
+  let carried = false;
   let id: string | undefined;
   let event: string | undefined;
   let data: string | undefined;
@@ -84,9 +88,14 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
       // An empty chunk must not forget that the last one ended in CR (a CRLF split around it).
       if (bytes.length === 0) return;
       const text = decoder.decode(bytes, { stream: true });
-      // All ASCII (the usual case): characters are bytes, and counting them is free. (A character split
-      // across chunks can pass for one byte here: the bound is then off by at most three bytes.)
-      const ascii = text.length === bytes.length;
+      // One UTF-16 unit per byte (all ASCII, the usual case): counting characters counts bytes, for free. A byte
+      // gives at most one unit (a character of several bytes fewer, an invalid byte one U+FFFD), so equal lengths
+      // prove it, unless the chunk began by finishing a character carried over from the last one (that character
+      // is one unit for bytes partly uncounted). Otherwise each character counts its full UTF-8 size where it is
+      // decoded (U+FFFD as 3), so no byte goes uncounted.
+      const ascii = !carried && text.length === bytes.length;
+      // A character left unfinished has its lead byte among the last three.
+      carried = bytes[bytes.length - 1]! >= 0x80 || (bytes.length > 1 && bytes[bytes.length - 2]! >= 0x80) || (bytes.length > 2 && bytes[bytes.length - 3]! >= 0x80);
       let start = 0;
       if (afterCR && text.charCodeAt(0) === LF) start = 1;
       afterCR = false;
@@ -117,26 +126,40 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
         }
       }
     },
+    pending: () => partialBytes > 0 || frameBytes > 0,
     end() {
       partial = "";
       partialBytes = frameBytes = 0;
-      afterCR = false;
+      afterCR = carried = false;
       id = event = data = undefined;
     },
   };
 }
 
+/** Largest piece of a chunk parsed at once when reading waits for demand: what one step may add to a consumer's queue. */
+export const READ_SLICE_BYTES = 64 * 1024;
+
 /**
  * Reads `reader` into `parser` until the body ends (true) or `stopped()`
  * turns true (false); a read that fails is rethrown as `broken(error)`.
+ * With `demand`, reading is pull-based: before each read, and between
+ * slices of at most `READ_SLICE_BYTES` of a chunk, it waits for the promise
+ * `demand()` gives (none: go on), so a slow consumer leaves the bytes to TCP.
  */
 export async function readEventStream(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   parser: EventStreamParser,
   stopped: () => boolean,
   broken: (error: unknown) => unknown,
+  demand?: () => Promise<void> | undefined,
 ): Promise<boolean> {
+  const waitForDemand = async () => {
+    const wait = demand?.();
+    if (wait) await wait;
+    return stopped();
+  };
   for (;;) {
+    if (await waitForDemand()) return false;
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
       chunk = await reader.read();
@@ -145,7 +168,13 @@ export async function readEventStream(
     }
     if (stopped()) return false;
     if (chunk.done) break;
-    parser.push(chunk.value);
+    if (!demand) parser.push(chunk.value);
+    else {
+      for (let start = 0; start < chunk.value.length; start += READ_SLICE_BYTES) {
+        if (start > 0 && (await waitForDemand())) return false;
+        parser.push(chunk.value.subarray(start, start + READ_SLICE_BYTES));
+      }
+    }
     if (stopped()) return false;
   }
   parser.end();

@@ -1,4 +1,5 @@
 import type { ToolClient } from "./client";
+import { contentHash } from "./replay";
 import type { JsonSchema } from "./types";
 
 export interface AdapterOptions {
@@ -22,8 +23,12 @@ export interface ToolDefinition {
   /** The arguments' JSON Schema. */
   inputSchema: JsonSchema;
   requiresApproval: boolean;
-  /** Invokes the tool: its result, or `{ pending_approval: approval_id }` while a reviewer decides. */
-  execute(args: Record<string, unknown>, options?: { signal?: AbortSignal | undefined }): Promise<ToolOutcome>;
+  /**
+   * Invokes the tool: its result, or `{ pending_approval: approval_id }` while a reviewer decides.
+   * Pass the framework's own id of the tool call as `idempotencyKey` (any string: it is made a valid key),
+   * so running the same call again replays its answer instead of running the tool twice.
+   */
+  execute(args: Record<string, unknown>, options?: { signal?: AbortSignal | undefined; idempotencyKey?: string | undefined }): Promise<ToolOutcome>;
 }
 
 /** What the Vercel AI SDK's `tool()` is given (`inputSchema` for AI SDK 5, `parameters` for 4). */
@@ -31,7 +36,8 @@ export interface VercelToolSpec<TSchema = unknown> {
   description: string;
   inputSchema: TSchema;
   parameters: TSchema;
-  execute(args: Record<string, unknown>, options?: { abortSignal?: AbortSignal | undefined }): Promise<ToolOutcome>;
+  /** The SDK passes its `toolCallId`: the call's `Idempotency-Key` is made from it, so a re-executed call does not run the tool twice. */
+  execute(args: Record<string, unknown>, options?: { abortSignal?: AbortSignal | undefined; toolCallId?: string | undefined }): Promise<ToolOutcome>;
 }
 
 /**
@@ -50,7 +56,8 @@ export async function toolDefinitions(client: ToolClient, options: AdapterOption
     inputSchema: descriptor.input_schema,
     requiresApproval: descriptor.requires_approval,
     async execute(args, callOptions) {
-      const call = await client.invoke(descriptor.name, args, { runId, threadId, signal: callOptions?.signal });
+      const idempotencyKey = callOptions?.idempotencyKey === undefined ? undefined : keyForToolCall(callOptions.idempotencyKey);
+      const call = await client.invoke(descriptor.name, args, { runId, threadId, signal: callOptions?.signal, idempotencyKey });
       return call.status === "ok" ? call.result : { pending_approval: call.approval_id };
     },
   }));
@@ -70,9 +77,21 @@ export async function asVercelTools<TTool, TSchema>(
         description: definition.description,
         inputSchema: schema,
         parameters: schema,
-        execute: (args, callOptions) => definition.execute(args, { signal: callOptions?.abortSignal }),
+        execute: (args, callOptions) => definition.execute(args, { signal: callOptions?.abortSignal, idempotencyKey: callOptions?.toolCallId || undefined }),
       };
       return [definition.name, tool(spec)];
     }),
   );
+}
+
+/**
+ * A framework's tool-call id as an `Idempotency-Key` (1 to 255 visible ASCII
+ * characters): `tool-call:` and the id, its other bytes percent-encoded as
+ * UTF-8; an id too long for that is replaced by two 53-bit hashes of it.
+ */
+export function keyForToolCall(toolCallId: string): string {
+  let encoded = "";
+  for (const byte of new TextEncoder().encode(toolCallId)) encoded += byte > 0x20 && byte < 0x7f && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, "0")}`;
+  const key = `tool-call:${encoded}`;
+  return key.length <= 255 ? key : `tool-call#${contentHash("a", toolCallId).toString(36)}${contentHash("b", toolCallId).toString(36)}`;
 }

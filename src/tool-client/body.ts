@@ -3,11 +3,13 @@ import { isRecord } from "../internal/isRecord";
 
 /**
  * Reads a whole body, refusing it past `maxBytes` as soon as the count is
- * passed (the rest is never read: the stream is cancelled).
+ * passed (the rest is never read: the stream is cancelled). With `truncate`,
+ * a longer body is cut at `maxBytes` instead of refused (an error page: its
+ * status matters, not all of its text).
  */
-export async function readBoundedText(response: Response, maxBytes: number): Promise<string> {
+export async function readBoundedText(response: Response, maxBytes: number, truncate = false): Promise<string> {
   const declared = Number(response.headers.get("content-length"));
-  if (declared > maxBytes) {
+  if (declared > maxBytes && !truncate) {
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge(maxBytes);
   }
@@ -19,10 +21,12 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return text + decoder.decode();
+    const room = maxBytes - bytes;
     bytes += value.byteLength;
     if (bytes > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
+      if (!truncate) throw tooLarge(maxBytes);
+      return text + decoder.decode(value.subarray(0, room));
     }
     text += decoder.decode(value, { stream: true });
   }
@@ -39,14 +43,61 @@ export function parseJson(text: string, what: string): unknown {
   }
 }
 
-/** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * `Retry-After` (RFC 9110 §10.2.3) as milliseconds from `now`: delay-seconds,
+ * or an HTTP-date in any of its three forms (§5.6.7); undefined when absent or
+ * anything else (`Date.parse` is not used: it reads "Later 5" as a date).
+ */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // HTTP dates start with the day's name in all three forms RFC 9110 allows.
-  const date = /^[A-Za-z]{3}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const date = parseHttpDate(trimmed, now);
+  return date === undefined ? undefined : Math.max(0, date - now);
+}
+
+const DAY_NAMES = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const LONG_DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const CLOCK = "(\\d{2}):(\\d{2}):(\\d{2})";
+const MONTH = `(${MONTH_NAMES.join("|")})`;
+// Sun, 06 Nov 1994 08:49:37 GMT
+const IMF_FIXDATE = new RegExp(`^(?:${DAY_NAMES.join("|")}), (\\d{2}) ${MONTH} (\\d{4}) ${CLOCK} GMT$`);
+// Sunday, 06-Nov-94 08:49:37 GMT
+const RFC850_DATE = new RegExp(`^(?:${LONG_DAY_NAMES.join("|")}), (\\d{2})-${MONTH}-(\\d{2}) ${CLOCK} GMT$`);
+// Sun Nov  6 08:49:37 1994
+const ASCTIME_DATE = new RegExp(`^(?:${DAY_NAMES.join("|")}) ${MONTH} ((?:\\d| )\\d) ${CLOCK} (\\d{4})$`);
+
+/** An HTTP-date as epoch milliseconds; undefined when it is not one, or names no real moment (31 Feb, 24:00). */
+function parseHttpDate(text: string, now: number): number | undefined {
+  let match = IMF_FIXDATE.exec(text);
+  if (match) return utc(Number(match[3]), match[2]!, Number(match[1]), match.slice(4));
+  match = RFC850_DATE.exec(text);
+  if (match) {
+    // A two-digit year more than 50 years ahead is the most recent past year with those digits (§5.6.7).
+    const thisYear = new Date(now).getUTCFullYear();
+    let year = thisYear - (thisYear % 100) + Number(match[3]);
+    const date = utc(year, match[2]!, Number(match[1]), match.slice(4));
+    if (date === undefined || date - now <= FIFTY_YEARS_MS) return date;
+    year -= 100;
+    return utc(year, match[2]!, Number(match[1]), match.slice(4));
+  }
+  match = ASCTIME_DATE.exec(text);
+  if (match) return utc(Number(match[6]), match[1]!, Number(match[2]!.trim()), match.slice(3, 6));
+  return undefined;
+}
+
+const FIFTY_YEARS_MS = 50 * 365.25 * 24 * 3600 * 1000;
+
+function utc(year: number, monthName: string, day: number, clock: string[]): number | undefined {
+  const [hours, minutes, seconds] = clock.map(Number) as [number, number, number];
+  const month = MONTH_NAMES.indexOf(monthName);
+  // A leap second (60) is read as the next second's start, as Date.UTC does.
+  if (hours > 23 || minutes > 59 || seconds > 60 || day < 1) return undefined;
+  const date = new Date(Date.UTC(year, month, day, hours, minutes, seconds));
+  // Date.UTC maps years 0–99 to 1900–1999; set the year itself.
+  date.setUTCFullYear(year, month, day);
+  return date.getUTCDate() === day ? date.getTime() : undefined;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { asyncScheduler, defer, type Observable, type Subscription } from "rxjs";
 import { toolDefinitions, asVercelTools, type AdapterOptions, type ToolDefinition, type VercelToolFactory } from "./adapters";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type EventsOptions, type ServerEvent } from "./events";
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type Demand, type EventsOptions, type ServerEvent } from "./events";
 import { randomId } from "../internal/ids";
-import { attempt$, canBeHeader, checkedDuration, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
+import { attempt$, canBeHeader, checkedDuration, checkedSize, pathSegment, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
 import {
   readPayload,
   wire,
@@ -22,6 +22,12 @@ import {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_SIZE = 16 * 1024 * 1024;
+/**
+ * Events `events()` lets wait for the loop before it stops reading the body:
+ * past it the bytes stay in TCP's buffers and the server is held back. (The
+ * events of one slice being parsed, at most 64 KiB of bytes, may pass it.)
+ */
+export const EVENTS_QUEUE_LIMIT = 64;
 
 /**
  * A client for the HTTP tool server (docs/tool-server-protocol.md): one
@@ -50,7 +56,7 @@ export class ToolClient {
       token: async () => (typeof token === "function" ? checkToken(await token()) : token),
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       timeoutMs: checkedDuration("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS),
-      maxResponseSize: options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_SIZE,
+      maxResponseSize: checkedSize("maxResponseSize", options.maxResponseSize, DEFAULT_MAX_RESPONSE_SIZE),
       scheduler: options.scheduler ?? asyncScheduler,
     };
     if (url.protocol === "http:" && !isLoopback(url.hostname)) {
@@ -77,7 +83,7 @@ export class ToolClient {
     const body: Record<string, unknown> = { arguments: args };
     if (options.runId !== undefined) body.run_id = options.runId;
     if (options.threadId !== undefined) body.thread_id = options.threadId;
-    const spec: RequestSpec = { method: "POST", path: `/tools/${encodeURIComponent(name)}/invoke`, body, headers: { "idempotency-key": idempotencyKey(options.idempotencyKey) }, what };
+    const spec: RequestSpec = { method: "POST", path: `/tools/${pathSegment(name, "the tool name")}/invoke`, body, headers: { "idempotency-key": idempotencyKey(options.idempotencyKey) }, what };
     const answer = await this.#call(spec, options.signal);
     return readPayload<InvokeResult<T>>(wire.invoke, answer.body, what);
   }
@@ -85,7 +91,7 @@ export class ToolClient {
   /** One approval request: what the tool would run with, and whether it was decided. */
   async getApproval(approvalId: string, options: CallOptions = {}): Promise<ApprovalRequest> {
     const what = `getApproval ${approvalId}`;
-    const answer = await this.#call({ method: "GET", path: `/approvals/${encodeURIComponent(approvalId)}`, what }, options.signal);
+    const answer = await this.#call({ method: "GET", path: `/approvals/${pathSegment(approvalId, "approvalId")}`, what }, options.signal);
     return readPayload<ApprovalRequest>(wire.approvalRequest, answer.body, what);
   }
 
@@ -101,7 +107,7 @@ export class ToolClient {
     if (decision.reason !== undefined) body.reason = decision.reason;
     const spec: RequestSpec = {
       method: "POST",
-      path: `/approvals/${encodeURIComponent(approvalId)}/decide`,
+      path: `/approvals/${pathSegment(approvalId, "approvalId")}/decide`,
       body,
       headers: { "idempotency-key": idempotencyKey(options.idempotencyKey) },
       what,
@@ -113,7 +119,7 @@ export class ToolClient {
   /** The run's cost ledger, summed. */
   async cost(runId: string, options: CallOptions = {}): Promise<LedgerSummary> {
     const what = `cost ${runId}`;
-    const answer = await this.#call({ method: "GET", path: `/runs/${encodeURIComponent(runId)}/cost`, what }, options.signal);
+    const answer = await this.#call({ method: "GET", path: `/runs/${pathSegment(runId, "runId")}/cost`, what }, options.signal);
     return readPayload<LedgerSummary>(wire.ledgerSummary, answer.body, what);
   }
 
@@ -125,28 +131,36 @@ export class ToolClient {
    * event named in `closeOn`.
    */
   events$<T = unknown>(runId: string, options: EventsOptions = {}): Observable<ServerEvent<T>> {
-    const transport = this.#transport;
-    if (options.lastEventId !== undefined && !canBeHeader(options.lastEventId)) throw new TypeError("ToolClient: lastEventId must be visible ASCII to travel as Last-Event-ID");
-    const maxEventSize = options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE;
-    const retry = retrySettings(options.retry, this.#retry);
-    return resumableEvents((lastEventId) => eventStream$(transport, runId, lastEventId, maxEventSize), {
-      closeOn: new Set(options.closeOn),
-      lastEventId: options.lastEventId,
-      idleTimeoutMs: checkedDuration("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
-      retry,
-      scheduler: options.scheduler ?? transport.scheduler,
-      random: Math.random,
-    }) as Observable<ServerEvent<T>>;
+    return this.#events$<T>(runId, options, undefined);
   }
 
   /**
    * `events$` as an async iterator: `for await (const event of client.events(runId))`.
    * It connects on the first step. Leaving the loop (`break`, `return`, a throw) or aborting
    * `signal` closes the connection at once; aborting rejects the loop with the signal's reason.
+   * It reads the body only while fewer than `EVENTS_QUEUE_LIMIT` events wait for the loop,
+   * so a slow loop holds the server back through TCP instead of filling memory.
    */
   events<T = unknown>(runId: string, options: EventsOptions & CallOptions = {}): AsyncIterableIterator<ServerEvent<T>> {
     const { signal, ...streamOptions } = options;
-    return eachOf(this.events$<T>(runId, streamOptions), signal);
+    return eachOf<ServerEvent<T>>((demand) => this.#events$<T>(runId, streamOptions, demand), signal);
+  }
+
+  #events$<T>(runId: string, options: EventsOptions, demand: Demand | undefined): Observable<ServerEvent<T>> {
+    const transport = this.#transport;
+    pathSegment(runId, "runId");
+    if (options.lastEventId !== undefined && !canBeHeader(options.lastEventId)) throw new TypeError("ToolClient: lastEventId must be visible ASCII to travel as Last-Event-ID");
+    const maxEventSize = checkedSize("maxEventSize", options.maxEventSize, DEFAULT_MAX_EVENT_SIZE);
+    const retry = retrySettings(options.retry, this.#retry);
+    return resumableEvents((lastEventId) => eventStream$(transport, runId, lastEventId, maxEventSize, demand), {
+      closeOn: new Set(options.closeOn),
+      lastEventId: options.lastEventId,
+      idleTimeoutMs: checkedDuration("idleTimeoutMs", options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS),
+      retry,
+      scheduler: options.scheduler ?? transport.scheduler,
+      random: Math.random,
+      demand,
+    }) as Observable<ServerEvent<T>>;
   }
 
   /**
@@ -181,16 +195,38 @@ export class ToolClient {
 
 /**
  * An Observable as an async iterator. Values wait in a queue until the loop
- * takes them. `return()` (a `break`) unsubscribes at once, even while a
- * `next()` is pending, which it resolves as done; aborting `signal` drops
- * what waits and rejects with the signal's reason, unless the stream had
- * already ended.
+ * takes them; the source is given a `Demand` that asks it to stop reading
+ * while `EVENTS_QUEUE_LIMIT` or more wait. `return()` (a `break`)
+ * unsubscribes at once, even while a `next()` is pending, which it resolves
+ * as done; aborting `signal` drops what waits and rejects with the signal's
+ * reason, unless the stream had already ended.
  */
-function eachOf<T>(source: Observable<T>, signal: AbortSignal | undefined): AsyncIterableIterator<T> {
+function eachOf<T>(makeSource: (demand: Demand) => Observable<T>, signal: AbortSignal | undefined): AsyncIterableIterator<T> {
   const queue: T[] = [];
   const waiting: { resolve(result: IteratorResult<T, undefined>): void; reject(error: unknown): void }[] = [];
   let ended: { error: unknown } | "done" | undefined;
   let subscription: Subscription | undefined;
+  let room: { promise: Promise<void>; open(): void } | undefined;
+  const demand: Demand = {
+    wait() {
+      if (queue.length < EVENTS_QUEUE_LIMIT || ended) return undefined;
+      if (!room) {
+        let open!: () => void;
+        room = { promise: new Promise<void>((resolve) => (open = resolve)), open };
+      }
+      return room.promise;
+    },
+    paused: () => room !== undefined,
+  };
+  // Called whenever the queue shrinks or the stream ends: a paused reader reads on (or sees that it stopped).
+  const openRoom = () => {
+    if (room && (queue.length < EVENTS_QUEUE_LIMIT || ended)) {
+      room.open();
+      room = undefined;
+    }
+  };
+  // Built at once, so options are checked (a TypeError) when events() is called, not on the first step.
+  const source = makeSource(demand);
 
   const settle = () => {
     while (waiting.length > 0) {
@@ -199,8 +235,9 @@ function eachOf<T>(source: Observable<T>, signal: AbortSignal | undefined): Asyn
       else if (ended) {
         waiting.shift()!.reject(ended.error);
         ended = "done";
-      } else return;
+      } else break;
     }
+    openRoom();
   };
   const stop = (end: typeof ended) => {
     ended ??= end;

@@ -1,7 +1,7 @@
 import { defer, Observable, retry, timer, type MonoTypeOperatorFunction, type SchedulerAction, type SchedulerLike } from "rxjs";
 import { createEventStreamParser, readEventStream, type EventStreamFrame } from "../internal/eventStream";
 import { EventStreamError, ToolProtocolError, ToolServerError, ToolTransportError } from "./errors";
-import { canBeHeader, NO_TIMEOUT_FROM_MS, retryDelay, sendRequest, type Transport, type RetryPolicy } from "./http";
+import { canBeHeader, MAX_TIMER_MS, NO_TIMEOUT_FROM_MS, pathSegment, retryDelay, sendRequest, type Transport, type RetryPolicy } from "./http";
 import { contentHash, createReplayWindow, MAX_SKIPPABLE_ID_LENGTH } from "./replay";
 import type { RetryOptions } from "./types";
 
@@ -20,7 +20,10 @@ export interface EventsOptions {
   closeOn?: readonly string[] | undefined;
   /** Resume after this id (sent as `Last-Event-ID` on the first connection). */
   lastEventId?: string | undefined;
-  /** Reconnect after this long without a byte (an event or a keep-alive). Default 45 s: three missed 15 s keep-alives. */
+  /**
+   * Reconnect after this long without a byte (an event or a keep-alive), or when one event takes longer than
+   * this to arrive whole from its first byte. Default 45 s: three missed 15 s keep-alives.
+   */
   idleTimeoutMs?: number | undefined;
   /** Reconnects: `maxRetries` counts those in a row without a new event; `false` never reconnects. Default: the client's policy. */
   retry?: RetryOptions | false | undefined;
@@ -30,8 +33,19 @@ export interface EventsOptions {
   scheduler?: SchedulerLike | undefined;
 }
 
-/** What one connection yields: frames, the arrival of bytes (any of them resets the idle timer) and the server's `retry:`. */
-export type StreamItem = { kind: "frame"; frame: EventStreamFrame } | { kind: "bytes" } | { kind: "retry"; milliseconds: number };
+/**
+ * What one connection yields: frames, the arrival of bytes (any of them resets the idle timer; `framePending`
+ * says an event or a line has begun and not ended, which starts its arrival deadline) and the server's `retry:`.
+ */
+export type StreamItem = { kind: "frame"; frame: EventStreamFrame } | { kind: "bytes"; framePending: boolean } | { kind: "retry"; milliseconds: number };
+
+/** How a consumer that cannot keep up holds the stream back (`events()` does): see `readEventStream`'s `demand`. */
+export interface Demand {
+  /** A promise to wait for before reading on; undefined when the consumer has room. */
+  wait(): Promise<void> | undefined;
+  /** True while reading waits for the consumer: silence then is ours, not the server's, so no timer counts it. */
+  paused(): boolean;
+}
 
 export interface ResumeSettings {
   closeOn: ReadonlySet<string>;
@@ -40,6 +54,8 @@ export interface ResumeSettings {
   retry: RetryPolicy | false;
   scheduler: SchedulerLike;
   random: () => number;
+  /** The consumer's demand, when it pulls (`events()`); the idle timer does not run while it waits. */
+  demand?: Demand | undefined;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
@@ -52,8 +68,9 @@ export const REPLAY_WINDOW_SIZE = 1024;
  * closes before `end` or stays silent for `idleTimeoutMs` is replaced after
  * a backoff (the server's `retry:` when it sent one). After a reconnect,
  * events whose id and content match one delivered among the last 1,024 are
- * skipped up to the first new one. `maxRetries` reconnects in a row without a
- * new event, and it gives up.
+ * skipped up to the first new one (an event without an id cannot be
+ * recognised: it is delivered, and skipping goes on). `maxRetries`
+ * reconnects in a row without a new event, and it gives up.
  *
  * ```
  * connect:  --a--b--X           (X: the connection drops)
@@ -62,7 +79,7 @@ export const REPLAY_WINDOW_SIZE = 1024;
  * ```
  */
 export function resumableEvents(connect: (lastEventId: string | undefined) => Observable<StreamItem>, settings: ResumeSettings): Observable<ServerEvent> {
-  const { closeOn, idleTimeoutMs, retry: policy, scheduler, random } = settings;
+  const { closeOn, idleTimeoutMs, retry: policy, scheduler, random, demand } = settings;
   return defer(() => {
     let lastEventId = settings.lastEventId;
     let connections = 0;
@@ -74,7 +91,7 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
       let skipping = connections++ > 0;
       return new Observable<ServerEvent>((subscriber) =>
         connect(lastEventId)
-          .pipe(idleTimeout(idleTimeoutMs, scheduler))
+          .pipe(idleTimeout(idleTimeoutMs, scheduler, demand))
           .subscribe({
             next(item) {
               if (item.kind === "retry") serverRetryMs = item.milliseconds;
@@ -91,7 +108,9 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
               // Hashed once, and only for events with an id: the only ones the window can recognise.
               const content = id === undefined ? undefined : contentHash(name, data);
               if (skipping && content !== undefined && window.delivered(id!, content)) return;
-              skipping = false;
+              // Only an event with an id can prove the replay is over; one without could be replayed or new, so it
+              // is delivered (never lost) and skipping goes on.
+              if (id !== undefined) skipping = false;
               let parsed: unknown;
               try {
                 parsed = JSON.parse(data);
@@ -125,7 +144,10 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
               : new ToolTransportError(`The event stream failed ${failuresInARow} times in a row without a new event`, (error as ToolTransportError).reason, true, { cause: error });
           }
           const serverAsked = error instanceof ToolServerError && error.retryAfterMs !== undefined;
-          return timer(serverAsked || serverRetryMs === undefined ? backoff : Math.min(serverRetryMs, policy.maxDelayMs), scheduler);
+          if (serverAsked || serverRetryMs === undefined) return timer(backoff, scheduler);
+          // The server's retry: is the first wait; reconnects failing in a row still back off, so `retry: 0` from a
+          // server that keeps closing at once cannot spin the client in a tight loop.
+          return timer(Math.min(failuresInARow === 1 ? serverRetryMs : Math.max(serverRetryMs, backoff), policy.maxDelayMs, MAX_TIMER_MS), scheduler);
         },
       }),
     );
@@ -134,24 +156,35 @@ export function resumableEvents(connect: (lastEventId: string | undefined) => Ob
 
 /**
  * Errors with a `timeout` ToolTransportError when `milliseconds` pass without
- * a value. One timer per quiet period rather than one per value: when it
- * fires early it sleeps again for what is left since the last value, so a
- * fast stream costs a clock read per value.
+ * a byte, or when an event (or a line) has been arriving for `milliseconds`
+ * without ending: bytes dribbled into an unfinished frame cannot hold the
+ * timer off. One timer per quiet period rather than one per item: when it
+ * fires early it sleeps again for what is left, so a fast stream costs a clock
+ * read per item. While `demand` is paused, nothing is read, so nothing counts.
  */
-function idleTimeout<T>(milliseconds: number, scheduler: SchedulerLike): MonoTypeOperatorFunction<T> {
+function idleTimeout(milliseconds: number, scheduler: SchedulerLike, demand: Demand | undefined): MonoTypeOperatorFunction<StreamItem> {
   if (milliseconds >= NO_TIMEOUT_FROM_MS) return (source) => source;
   return (source) =>
-    new Observable<T>((subscriber) => {
+    new Observable<StreamItem>((subscriber) => {
       let lastActivity = scheduler.now();
+      let frameSince: number | undefined;
       const watchdog = scheduler.schedule(function (this: SchedulerAction<unknown>) {
-        const quiet = scheduler.now() - lastActivity;
-        if (quiet >= milliseconds) subscriber.error(new ToolTransportError(`The event stream was silent for ${milliseconds} ms`, "timeout", true));
-        else this.schedule(undefined, milliseconds - quiet);
+        const now = scheduler.now();
+        if (demand?.paused()) {
+          lastActivity = now;
+          if (frameSince !== undefined) frameSince = now;
+          return this.schedule(undefined, milliseconds);
+        }
+        const deadline = Math.min(lastActivity, frameSince ?? lastActivity) + milliseconds;
+        if (now < deadline) return this.schedule(undefined, deadline - now);
+        const message = frameSince !== undefined && frameSince + milliseconds <= now ? `An event took longer than ${milliseconds} ms to arrive whole` : `The event stream was silent for ${milliseconds} ms`;
+        subscriber.error(new ToolTransportError(message, "timeout", true));
       }, milliseconds);
       const subscription = source.subscribe({
-        next(value) {
+        next(item) {
           lastActivity = scheduler.now();
-          subscriber.next(value);
+          if (item.kind === "bytes") frameSince = item.framePending ? (frameSince ?? lastActivity) : undefined;
+          subscriber.next(item);
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
@@ -168,7 +201,7 @@ function idleTimeout<T>(milliseconds: number, scheduler: SchedulerLike): MonoTyp
  * `retry:` fields as they arrive. Unsubscribing aborts the request and
  * cancels the body.
  */
-export function eventStream$(transport: Transport, runId: string, lastEventId: string | undefined, maxEventSize: number): Observable<StreamItem> {
+export function eventStream$(transport: Transport, runId: string, lastEventId: string | undefined, maxEventSize: number, demand?: Demand): Observable<StreamItem> {
   return new Observable<StreamItem>((subscriber) => {
     const controller = new AbortController();
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -180,7 +213,7 @@ export function eventStream$(transport: Transport, runId: string, lastEventId: s
       // An empty id means "from the start", as it does for a browser's EventSource. An id that cannot travel
       // in a header is not sent either: the server then replays what it kept, and the replay window skips it.
       if (lastEventId && canBeHeader(lastEventId)) headers["last-event-id"] = lastEventId;
-      const response = await sendRequest(transport, { method: "GET", path: `/runs/${encodeURIComponent(runId)}/events`, headers, what }, controller.signal);
+      const response = await sendRequest(transport, { method: "GET", path: `/runs/${pathSegment(runId, "runId")}/events`, headers, what }, controller.signal);
       if (!response.headers.get("content-type")?.toLowerCase().startsWith("text/event-stream")) {
         await response.body?.cancel().catch(() => undefined);
         throw new ToolProtocolError(`${what}: the answer is not an event stream`);
@@ -192,11 +225,16 @@ export function eventStream$(transport: Transport, runId: string, lastEventId: s
         onFrame: (frame) => subscriber.next({ kind: "frame", frame }),
         onRetry: (milliseconds) => subscriber.next({ kind: "retry", milliseconds }),
       });
-      // Every chunk is a sign of life, whether or not it completes a line (a slow event, a blank keep-alive).
-      const alive = { push: (bytes: Uint8Array) => (subscriber.next({ kind: "bytes" }), parser.push(bytes)), end: () => parser.end() };
+      // Every chunk is a sign of life, whether or not it completes a line (a slow event, a blank keep-alive); whether
+      // it leaves a frame unfinished tells the idle timer to hold that frame to its arrival deadline.
+      const alive = {
+        push: (bytes: Uint8Array) => (parser.push(bytes), subscriber.next({ kind: "bytes", framePending: parser.pending() })),
+        end: () => parser.end(),
+        pending: () => parser.pending(),
+      };
       reader = response.body.getReader();
       const broken = (error: unknown) => new ToolTransportError(`${what}: the connection broke`, "network", true, { cause: error });
-      if (await readEventStream(reader, alive, () => subscriber.closed, broken)) subscriber.complete();
+      if (await readEventStream(reader, alive, () => subscriber.closed, broken, demand && (() => demand.wait()))) subscriber.complete();
     };
 
     read().catch((error: unknown) => subscriber.error(error));

@@ -66,11 +66,26 @@ export function attempt$(transport: Transport, spec: RequestSpec): Observable<Js
   });
 }
 
+/**
+ * One path segment, percent-encoded. "." and ".." are refused rather than
+ * encoded: the URL parser removes them, and their `%2e` spellings too, so no
+ * encoding keeps them in the path; "" would leave an empty segment. A lone
+ * surrogate cannot be encoded. Each is a `TypeError` naming `name`.
+ */
+export function pathSegment(value: string, name: string): string {
+  if (typeof value !== "string" || value === "" || value === "." || value === "..") throw new TypeError(`ToolClient: ${name} must be a string other than "", "." and ".." (a URL would drop it from the path)`);
+  // In u-mode a surrogate pair is one code point, so this matches lone surrogates only.
+  if (/[\uD800-\uDFFF]/u.test(value)) throw new TypeError(`ToolClient: ${name} contains a lone surrogate, which a URL cannot carry`);
+  return encodeURIComponent(value);
+}
+
 /** Visible ASCII, spaces and tabs: what any fetch sends as a header value unchanged. */
 export const canBeHeader = (value: string): boolean => /^[\t\x20-\x7e]*$/.test(value);
 
 /** Timers cannot wait 2^31 ms or more (they would fire at once): such a wait, or Infinity, means no timeout. */
 export const NO_TIMEOUT_FROM_MS = 2 ** 31;
+/** The longest wait a timer can make; every backoff and server-asked delay is capped at it or not waited for. */
+export const MAX_TIMER_MS = NO_TIMEOUT_FROM_MS - 1;
 
 /** Schedules `work` after `milliseconds`, unless that is no timeout at all. */
 export function scheduleTimeout(scheduler: SchedulerLike, milliseconds: number, work: () => void): Subscription | undefined {
@@ -79,8 +94,17 @@ export function scheduleTimeout(scheduler: SchedulerLike, milliseconds: number, 
 
 /** A positive number of milliseconds, or Infinity; a `TypeError` naming the option otherwise. */
 export function checkedDuration(name: string, value: number | undefined, fallback: number): number {
+  return checkedPositive(name, value, fallback, "milliseconds");
+}
+
+/** A positive number of bytes, or Infinity (no bound); a `TypeError` naming the option otherwise (NaN would switch the bound off). */
+export function checkedSize(name: string, value: number | undefined, fallback: number): number {
+  return checkedPositive(name, value, fallback, "bytes");
+}
+
+function checkedPositive(name: string, value: number | undefined, fallback: number, unit: string): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !(value > 0)) throw new TypeError(`ToolClient: ${name} must be a positive number of milliseconds, or Infinity`);
+  if (typeof value !== "number" || !(value > 0)) throw new TypeError(`ToolClient: ${name} must be a positive number of ${unit}, or Infinity`);
   return value;
 }
 
@@ -119,19 +143,31 @@ export async function sendRequest(transport: Transport, spec: RequestSpec, signa
       method: spec.method,
       headers,
       body: spec.body === undefined ? null : JSON.stringify(spec.body),
+      // The protocol has no redirects: following one would re-send the arguments, the token's request and the
+      // Idempotency-Key to wherever the server points, and take that place's answer as the tool's.
+      redirect: "manual",
       signal,
     });
   } catch (error) {
     throw transportError(error, timedOut(), spec, transport.timeoutMs, reachedServer(error));
   }
-  if (!response.ok) throw errorFromResponse(response, await readBody(response, transport, spec, timedOut), transport.scheduler.now());
+  // A browser shows a manual redirect as an opaque response with status 0.
+  if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ToolProtocolError(`${spec.what}: the tool server answered with a redirect (${response.status || "opaque"}), which the protocol does not have`);
+  }
+  if (!response.ok) throw errorFromResponse(response, await readBody(response, transport, spec, timedOut, true), transport.scheduler.now());
   return response;
 }
 
-/** The whole body, bounded by `maxResponseSize`; a connection that breaks while it is read is a `ToolTransportError`. */
-async function readBody(response: Response, transport: Transport, spec: RequestSpec, timedOut: () => boolean): Promise<string> {
+/**
+ * The whole body, bounded by `maxResponseSize` (an error body is cut there,
+ * so its status still decides); a connection that breaks while it is read is
+ * a `ToolTransportError`.
+ */
+async function readBody(response: Response, transport: Transport, spec: RequestSpec, timedOut: () => boolean, truncate = false): Promise<string> {
   try {
-    return await readBoundedText(response, transport.maxResponseSize);
+    return await readBoundedText(response, transport.maxResponseSize, truncate);
   } catch (error) {
     throw error instanceof ToolProtocolError ? error : transportError(error, timedOut(), spec, transport.timeoutMs, true);
   }
@@ -175,20 +211,23 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 500, max
 
 const GET_RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
+/** Problem kinds that waiting does not mend, whatever their status and `Retry-After` say: a spent budget stays spent. */
+const NOT_WORTH_WAITING_FOR = new Set(["budget-exceeded"]);
 
 /**
  * How long to wait before retrying after `error`, or undefined to give up.
  * GETs retry network errors, timeouts and 408/429/502/503/504. A POST may
  * have run the tool, so it retries only a connection that was never made,
- * and a 429 or 503 that says when (`Retry-After`). A `Retry-After` longer
- * than `maxDelayMs` is not waited for: the error goes to the caller.
+ * and a 429 or 503 that says when (`Retry-After`). Neither retries a
+ * `budget-exceeded`. A `Retry-After` longer than `maxDelayMs`, or than a
+ * timer can wait (2^31 ms), is not waited for: the error goes to the caller.
  */
 export function retryDelay(method: HttpMethod, error: unknown, retryCount: number, policy: RetryPolicy, random: () => number): number | undefined {
-  const backoff = () => Math.min(policy.maxDelayMs, NO_TIMEOUT_FROM_MS - 1, policy.baseDelayMs * 2 ** (retryCount - 1)) * (1 - 0.25 * random());
+  const backoff = () => Math.min(policy.maxDelayMs, MAX_TIMER_MS, policy.baseDelayMs * 2 ** (retryCount - 1)) * (1 - 0.25 * random());
   if (error instanceof ToolTransportError) return method === "GET" || !error.reachedServer ? backoff() : undefined;
-  if (!(error instanceof ToolServerError)) return undefined;
+  if (!(error instanceof ToolServerError) || NOT_WORTH_WAITING_FOR.has(error.kind ?? "")) return undefined;
   const { status, retryAfterMs } = error;
-  if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return undefined;
+  if (retryAfterMs !== undefined && retryAfterMs > Math.min(policy.maxDelayMs, MAX_TIMER_MS)) return undefined;
   if (method === "GET") return GET_RETRY_STATUSES.has(status) ? (retryAfterMs ?? backoff()) : undefined;
   return POST_RETRY_STATUSES.has(status) ? retryAfterMs : undefined;
 }

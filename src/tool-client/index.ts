@@ -2,7 +2,7 @@
  * carbon-agui-rx/tool-client: call an HTTP tool server (docs/tool-server-protocol.md)
  * from a TypeScript backend or a browser.
  */
-export { ToolClient } from "./client";
+export { EVENTS_QUEUE_LIMIT, ToolClient } from "./client";
 export type { EventsOptions, ServerEvent } from "./events";
 export type { AdapterOptions, ToolDefinition, ToolOutcome, VercelToolFactory, VercelToolSpec } from "./adapters";
 export {

@@ -100,7 +100,7 @@ export interface ToolClientOptions {
   timeoutMs?: number | undefined;
   /** The retry policy, or `false` for none. */
   retry?: RetryOptions | false | undefined;
-  /** Largest response body accepted, in bytes. Default 16 MiB. */
+  /** Largest response body accepted, in bytes (an error body is cut there, keeping its status). Default 16 MiB; `Infinity` for none. */
   maxResponseSize?: number | undefined;
   /** Your own `fetch`. Default: the global one. */
   fetch?: typeof fetch | undefined;
