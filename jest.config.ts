@@ -8,7 +8,7 @@ const config: Config = {
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: { module: "commonjs", moduleResolution: "node10" } }],
     // spec/frameworks: the frameworks' own packages, some ES modules only (see the transform).
-    "/examples/frameworks/node_modules/.+\\.m?js$": "<rootDir>/spec/support/esmToCommonJs.js",
+    "/examples/frameworks/node_modules/.+\\.[mc]?js$": "<rootDir>/spec/support/esmToCommonJs.js",
   },
   transformIgnorePatterns: ["^(?!.*/examples/frameworks/).*/node_modules/"],
   // Examples import the package by its public name; tests run them against the source.

@@ -7,7 +7,7 @@ import { startEncodedAgentServer } from "./support/agentServer";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
 import { CancellationReason, MessageErrorState, type CarbonStreamChunk } from "../src/carbon";
-import { AgUiFrontendToolError, AgUiInterruptError, AgUiRunError } from "../src/errors";
+import { AgUiFrontendToolError, AgUiInterruptError, AgUiProtocolError, AgUiRunError, CarbonAgUiError } from "../src/errors";
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";
 import { ev } from "./support/builders";
@@ -211,7 +211,11 @@ describe("CarbonAgUiAdapter", () => {
       const refusal = new Error("a handler in the page threw");
       const delivered: CarbonStreamChunk[] = [];
       const picky = { messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => (delivered.push(chunk), delivered.length === 2 ? refuse(refusal) : Promise.resolve()) } };
-      await expect(adapter.sendMessage(request("Hi"), options(), picky)).rejects.toBe(refusal);
+      const rejection = await adapter.sendMessage(request("Hi"), options(), picky).catch((error: unknown) => error);
+      // One of ours, carrying Carbon's error: Carbon logs a rejection with JSON.stringify, where a plain Error is "{}".
+      expect(rejection).toBeInstanceOf(CarbonAgUiError);
+      expect(rejection).toMatchObject({ message: refusal.message, cause: refusal });
+      expect(JSON.parse(JSON.stringify(rejection))).toEqual({ name: "CarbonAgUiError", message: refusal.message });
       expect(delivered.length).toBeGreaterThan(2);
       expect(delivered.at(-1)).toHaveProperty("final_response");
     });
@@ -283,11 +287,23 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages).toEqual([]);
   });
 
+  it("fails the message when the agent's stream ends without any event (CopilotKit's runtime answers so while the thread is still busy)", async () => {
+    const adapter = new CarbonAgUiAdapter({ run: () => EMPTY });
+    const carbon = new CarbonRecorder();
+    const rejection = await adapter.sendMessage(request("Hi"), options(), carbon).catch((error: unknown) => error);
+    expect(rejection).toBeInstanceOf(AgUiProtocolError);
+    expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic: [] } } }]);
+  });
+
   it("ends the turn with a final response when the runner throws before any event", async () => {
     const failure = new Error("no route to agent");
     const adapter = new CarbonAgUiAdapter({ run: () => throwError(() => failure) });
     const carbon = new CarbonRecorder();
-    await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toBe(failure);
+    const rejection = await adapter.sendMessage(request("Hi"), options(), carbon).catch((error: unknown) => error);
+    // A runner's own error fails the run: an AgUiRunError with its message (in-process MastraAgent errors so instead of RUN_ERROR).
+    expect(rejection).toBeInstanceOf(AgUiRunError);
+    expect(rejection).toMatchObject({ message: failure.message, cause: failure });
+    expect(JSON.parse(JSON.stringify(rejection))).toEqual({ name: "AgUiRunError", message: failure.message });
     expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic: [] } } }]);
   });
 
@@ -532,9 +548,9 @@ describe("CarbonAgUiAdapter: frontend tools", () => {
       { id: "a-t1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "locate", arguments: '{"precise":true}' } }] },
       { id: expect.any(String), role: "tool", toolCallId: "t1", content: '{"lat":59.9,"lon":10.7}' },
     ]);
-    // The first turn shows the call while the browser answers it; the follow-up shows it done, then the answer.
+    // The first turn shows the call handed to the browser; the follow-up shows it answered, then the answer.
     expect(carbon.transcript()).toBe(
-      ["Assistant:   How did I get this answer? locate (processing)", "Assistant: You are in Oslo.", "  How did I get this answer? locate (success)"].join("\n"),
+      ["Assistant:   How did I get this answer? locate (success)", "Assistant: You are in Oslo.", "  How did I get this answer? locate (success)"].join("\n"),
     );
   });
 

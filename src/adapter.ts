@@ -11,12 +11,13 @@ import {
   skip,
   takeUntil,
   tap,
+  throwError,
   type Observable,
   type SchedulerLike,
 } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CarbonStreamChunk, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
-import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
+import { AgUiFrontendToolError, AgUiInterruptError, AgUiProtocolError, AgUiRunError, asCarbonAgUiError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
 import { concatMapInFrames } from "./internal/concatMapInFrames";
@@ -76,6 +77,8 @@ interface TurnOptions {
   onFirstEvent?: () => void;
   /** Events to show right after the run's RUN_STARTED (frontend tool calls already answered). */
   prelude?: readonly BaseEvent[];
+  /** The error a run that ends without any event fails with. Default an `AgUiProtocolError`. */
+  emptyRunError?: () => Error;
 }
 
 export interface RespondOptions {
@@ -166,7 +169,9 @@ export class CarbonAgUiAdapter {
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
-    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id });
+    const resets = this.conversation.resetCount;
+    const { input, cancelled } = this.startTurn(request);
+    return this.converse(input, signal, instance, request.id === undefined ? {} : { requestId: request.id }).finally(() => this.closeResumedToolCalls(cancelled, resets));
   };
 
   /**
@@ -208,8 +213,40 @@ export class CarbonAgUiAdapter {
       if (!sawEvent && this.conversation.resetCount === resets) this.conversation.restorePendingInterrupts(answered);
       throw error;
     };
-    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true) }).catch(putBack);
-    if (!sawEvent) putBack(new AgUiInterruptError("The resume run ended before any event; the decision can be sent again"));
+    const emptyRunError = () => new AgUiInterruptError("The resume run ended before any event; the decision can be sent again");
+    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true), emptyRunError })
+      .finally(() => sawEvent && this.closeResumedToolCalls(answered, resets))
+      .catch(putBack);
+    if (!sawEvent) putBack(emptyRunError());
+  }
+
+  /**
+   * Once a run has resumed interrupts, gives each one's tool call that is
+   * still without a result in the history the decision as its result (what
+   * the resume carried, `{"status":"cancelled"}` for a rejection), placed
+   * right after the call, as CopilotKit's own client does. Some frameworks
+   * feed the decision to the model inside the run and emit no result
+   * (CopilotKit's interrupt tools), and the next run would then carry a call
+   * without a result, which providers reject. A framework that emits the
+   * result itself (Mastra) has it kept as it is. Not after a reset.
+   */
+  private closeResumedToolCalls(resumed: readonly PendingInterrupt[], resets: number): void {
+    if (this.conversation.resetCount !== resets) return;
+    const messages = [...this.conversation.messages];
+    let changed = false;
+    for (const { interrupt, decision } of resumed) {
+      const { toolCallId } = interrupt;
+      if (toolCallId === undefined || messages.some((message) => message.role === "tool" && message.toolCallId === toolCallId)) continue;
+      const at = messages.findIndex((message) => message.role === "assistant" && message.toolCalls?.some((call) => call.id === toolCallId));
+      if (at < 0) continue;
+      let position = at + 1;
+      while (messages[position]?.role === "tool") position++;
+      const entry = toResumeEntry(interrupt.id, decision ?? { type: "reject" });
+      const content = JSON.stringify(entry.status === "cancelled" ? { status: "cancelled" } : entry.payload);
+      messages.splice(position, 0, { id: `${toolCallId}-decision`, role: "tool", toolCallId, content });
+      changed = true;
+    }
+    if (changed) this.conversation.replaceMessages(messages);
   }
 
   /** The interrupt a decision is for, by the rules of `respondToInterrupt`. */
@@ -297,6 +334,7 @@ export class CarbonAgUiAdapter {
       let stopped = false;
       let failure: unknown;
       let outcome: RunFinishedOutcome | undefined;
+      let sawEvent = false;
       // A chunk Carbon refuses (a throw, a rejection) must not keep the chunks after it, the final response
       // above all, from Carbon: its queue would wait forever. The first refusal rejects the turn at the end.
       const deliver = (chunk: CarbonStreamChunk): Promise<void> => {
@@ -308,7 +346,11 @@ export class CarbonAgUiAdapter {
           return Promise.resolve();
         }
       };
-      const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }))
+      const onFirstEvent = () => {
+        sawEvent = true;
+        options.onFirstEvent?.();
+      };
+      const subscription = this.streamTurn(input, stop$, { ...options, onFirstEvent }, (finished) => (outcome = finished ?? { type: "success" }))
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
           catchError((error: unknown) => {
@@ -319,8 +361,13 @@ export class CarbonAgUiAdapter {
           takeUntil(restart$),
         )
         .subscribe({
-          complete: () => (failure === undefined ? resolve(outcome) : reject(failure)),
-          error: reject,
+          // Whatever failed (a callback, Carbon refusing a chunk), the rejection is one of ours: Carbon logs it with JSON.stringify.
+          complete: () => {
+            // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the message failed.
+            if (failure === undefined && !sawEvent && !signal.aborted) failure = options.emptyRunError?.() ?? new AgUiProtocolError("The agent's stream ended without any event: the run never started");
+            return failure === undefined ? resolve(outcome) : reject(asCarbonAgUiError(failure));
+          },
+          error: (error: unknown) => reject(asCarbonAgUiError(error)),
         });
       // The pipeline lets go of the stop once its turn has ended; chunks may still be queued then.
       subscription.add(stop$.subscribe(() => (stopped = true)));
@@ -338,11 +385,11 @@ export class CarbonAgUiAdapter {
    * A message sent while interrupts are pending answers them as cancelled:
    * the agent needs every open interrupt answered to go on with the thread.
    */
-  private startTurn(request: CarbonMessageRequest): RunAgentInput {
+  private startTurn(request: CarbonMessageRequest): { input: RunAgentInput; cancelled: readonly PendingInterrupt[] } {
     const userMessage: Message = { id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" };
     this.conversation.upsertMessage(userMessage);
-    const cancelled = this.conversation.takePendingInterrupts().map((entry) => toResumeEntry(entry.interrupt.id, { type: "reject" }));
-    return this.runInput([...this.conversation.messages], cancelled);
+    const cancelled = this.conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
+    return { input: this.runInput([...this.conversation.messages], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision))), cancelled };
   }
 
   private runInput(messages: Message[], resume: ResumeEntry[]): RunAgentInput {
@@ -367,7 +414,11 @@ export class CarbonAgUiAdapter {
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
-      let events = from(run(input, { signal: runController.signal })).pipe(finalize(() => runController.abort()));
+      let events = from(run(input, { signal: runController.signal })).pipe(
+        // A runner that fails with an error of its own (in-process MastraAgent, instead of RUN_ERROR) fails the run.
+        catchError((error: unknown) => throwError(() => asCarbonAgUiError(error, (message, options) => new AgUiRunError(message, undefined, options)))),
+        finalize(() => runController.abort()),
+      );
       if (onFirstEvent) events = events.pipe(tap(onFirstEvent));
       if (prelude?.length) events = events.pipe(mergeMap((event, index) => (index === 0 && event.type === EventType.RUN_STARTED ? [event, ...prelude] : [event])));
       return events;
@@ -385,6 +436,8 @@ export class CarbonAgUiAdapter {
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),
         ...(onToolCall && { onToolCall }),
+        // Calls of the tools the run was given are handed to the browser when the run ends without their results.
+        clientTools: (this.options.tools ?? []).map((tool) => tool.name),
         ...(onActivity && { onActivity }),
         onRunFinished: (finished) => {
           onFinished(finished.outcome);

@@ -5,6 +5,7 @@ export interface InterruptDecisionData {
   kind: "interrupt";
   interruptId: string;
   reason: string;
+  /** What the card asks: the interrupt's message; without one, the question in its metadata (Mastra's suspend payload), else "Allow <action>?". */
   message?: string;
   /** The tool call the interrupt is about, when there is one. */
   toolCallId?: string;

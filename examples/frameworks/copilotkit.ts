@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { BuiltInAgent, CopilotRuntime, defineTool } from "@copilotkit/runtime/v2";
 import { createCopilotNodeListener } from "@copilotkit/runtime/v2/node";
 import type { LanguageModel } from "ai";
+import type { RunAgent } from "carbon-agui-rx";
+import { defer, finalize, from, tap } from "rxjs";
 import { z } from "zod";
 
 /**
@@ -71,4 +73,29 @@ export function listen(server: Server, port: number, path: string): Promise<Runn
       });
     });
   });
+}
+
+/**
+ * Makes the stop button stop a CopilotKit runtime's agent too. The runtime
+ * keeps the agent (and its model) running when the client goes away, and
+ * answers the thread's next run with an empty stream until it is done; its
+ * own client asks it to stop instead, with a POST to
+ * `<base>/agent/<agentId>/stop/<threadId>`. This wraps any `RunAgent` on
+ * `runUrl` (`<base>/agent/<agentId>/run`) to send that request when a run is
+ * let go of before its RUN_FINISHED or RUN_ERROR.
+ */
+export function stoppingCopilotKitRuns(run: RunAgent, runUrl: string): RunAgent {
+  const stopUrl = (threadId: string) => runUrl.replace(/\/run$/, `/stop/${encodeURIComponent(threadId)}`);
+  return (input, options) =>
+    defer(() => {
+      let ended = false;
+      return from(run(input, options)).pipe(
+        tap((event) => (ended ||= event.type === "RUN_FINISHED" || event.type === "RUN_ERROR")),
+        finalize(() => {
+          if (ended) return;
+          const request = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ runId: input.runId }) };
+          fetch(stopUrl(input.threadId), request).catch(() => undefined);
+        }),
+      );
+    });
 }

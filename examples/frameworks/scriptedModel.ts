@@ -20,8 +20,8 @@ export interface ModelStep {
   throwBefore?: string;
   /** Break the stream with this error after the text. */
   breakAfterText?: string;
-  /** Keep the stream open after the text until the call is aborted (for the stop button). */
-  holdAfterText?: boolean;
+  /** Keep the stream open this long after the text (for the stop button), then finish; aborting the call ends it at once. */
+  holdAfterTextMs?: number;
 }
 
 /** What the model answers to one call, from the call (the prompt it got). */
@@ -63,9 +63,9 @@ function stepStream(step: ModelStep, signal: AbortSignal | undefined, pauseMs: n
   }
   if (step.text) {
     parts.push({ type: "text-start", id: "0" }, ...step.text.map((delta) => ({ type: "text-delta" as const, id: "0", delta })));
-    if (step.breakAfterText === undefined && !step.holdAfterText) parts.push({ type: "text-end", id: "0" });
+    parts.push({ type: "text-end", id: "0" });
   }
-  if (step.breakAfterText === undefined && !step.holdAfterText) {
+  if (step.breakAfterText === undefined) {
     for (const { id, name, args } of step.toolCalls ?? []) {
       const input = JSON.stringify(args);
       parts.push(
@@ -78,17 +78,25 @@ function stepStream(step: ModelStep, signal: AbortSignal | undefined, pauseMs: n
     const toolCalls = (step.toolCalls ?? []).length > 0;
     parts.push({ type: "finish", usage, finishReason: { unified: toolCalls ? "tool-calls" : "stop", raw: toolCalls ? "tool_calls" : "stop" } });
   }
+  // A held step stops after its text until the hold is over or the call is aborted.
+  const heldAt = step.holdAfterTextMs === undefined ? -1 : parts.findIndex((part) => part.type === "text-end");
   let position = 0;
   return new ReadableStream<LanguageModelV3StreamPart>({
     async pull(controller) {
       if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      if (position === heldAt) await hold(step.holdAfterTextMs ?? 0, signal);
+      if (signal?.aborted) return controller.error(signal.reason);
       const part = parts[position++];
       if (part !== undefined) return controller.enqueue(part);
       if (step.breakAfterText !== undefined) return controller.error(new Error(step.breakAfterText));
-      if (!step.holdAfterText) return controller.close();
-      // Held open until the framework aborts the model call (or gives up on the stream).
-      await new Promise<void>((resolve) => (signal?.aborted ? resolve() : signal?.addEventListener("abort", () => resolve(), { once: true })));
-      controller.error(signal?.reason ?? new Error("aborted"));
+      controller.close();
     },
+  });
+}
+
+function hold(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
 }
