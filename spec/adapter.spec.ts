@@ -362,6 +362,43 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     expect(adapter.pendingInterrupt?.interrupt.id).toBe("i1");
   });
 
+  describe("keeps the thread usable once interrupts on tool calls are resumed", () => {
+    const asksApproval = (...toolCallIds: string[]): ObservableInput<BaseEvent> =>
+      of(
+        ev.runStarted(),
+        ...toolCallIds.flatMap((id) => ev.toolCall(id, "delete_files", { pattern: "*.tmp" }, "a1")),
+        ev.runFinished({ outcome: { type: "interrupt", interrupts: toolCallIds.map((id) => interrupt(`i-${id}`, { toolCallId: id })) } }),
+      );
+    const historyAfterCall = (input: RunAgentInput | undefined) => input?.messages.slice(1).map((message) => (message.role === "tool" ? `tool ${message.toolCallId}: ${message.content}` : message.role));
+
+    it("gives each call the framework answered inside the resume run without a result (CopilotKit) the decision as its result, right after the call", async () => {
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1", "t2"), () => answer("Done."), () => answer("Anything else?"));
+      await adapter.sendMessage(request("Clean up"), options(), carbon);
+      await adapter.respondToInterrupt({ type: "approve" }, carbon);
+      await adapter.respondToInterrupt({ type: "reject" }, carbon);
+      await adapter.sendMessage(request("Thanks"), options(), carbon);
+      expect(historyAfterCall(inputs[2])).toEqual(["assistant", 'tool t1: {"approved":true}', 'tool t2: {"status":"cancelled"}', "assistant", "user"]);
+    });
+
+    it("keeps the result a framework sends itself on resume (Mastra)", async () => {
+      const resumed = () => of(ev.runStarted(), ev.toolResult("t1", "deleted 3", "r-t1"), ev.runFinished());
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), resumed, () => answer("Anything else?"));
+      await adapter.sendMessage(request("Clean up"), options(), carbon);
+      await adapter.respondToInterrupt({ type: "approve" }, carbon);
+      await adapter.sendMessage(request("Thanks"), options(), carbon);
+      expect(historyAfterCall(inputs[2])).toEqual(["assistant", "tool t1: deleted 3", "user"]);
+    });
+
+    it("gives a call whose interrupt a new message cancelled its cancellation as result, before that message", async () => {
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), () => answer("Fine, I won't."), () => answer("Sure."));
+      await adapter.sendMessage(request("Clean up"), options(), carbon);
+      await adapter.sendMessage(request("No, leave them"), options(), carbon);
+      expect(inputs[1]?.resume).toEqual([{ interruptId: "i-t1", status: "cancelled" }]);
+      await adapter.sendMessage(request("Thanks"), options(), carbon);
+      expect(historyAfterCall(inputs[2])).toEqual(["assistant", 'tool t1: {"status":"cancelled"}', "user", "assistant", "user"]);
+    });
+  });
+
   it("resumes with one run once every interrupt has a decision: same thread, new run, no messages, one entry each in arrival order", async () => {
     const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1"), interrupt("i2")), () => answer("Sent."));
     await adapter.sendMessage(request("Send it"), options(), carbon);
@@ -373,7 +410,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     expect(inputs[1]?.runId).not.toBe(inputs[0]?.runId);
     expect(inputs[1]?.resume).toEqual([
       { interruptId: "i1", status: "resolved", payload: { approved: true, args: { to: "ada@example.com" } } },
-      { interruptId: "i2", status: "cancelled", payload: null },
+      { interruptId: "i2", status: "cancelled" },
     ]);
     expect(adapter.pendingInterrupts).toEqual([]);
     expect(finals(carbon)).toHaveLength(2);
@@ -412,7 +449,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toBeInstanceOf(AgUiInterruptError);
     expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
     await adapter.respondToInterrupt({ type: "reject" });
-    expect(inputs[2]?.resume).toEqual([{ interruptId: "i1", status: "cancelled", payload: null }]);
+    expect(inputs[2]?.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
   });
 
   it("lets an expired interrupt only be rejected", async () => {
@@ -422,7 +459,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
       new AgUiInterruptError("Interrupt 'i1' expired at 2020-01-01T00:00:00Z; it can only be rejected", "i1"),
     );
     await adapter.respondToInterrupt({ type: "reject" });
-    expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "cancelled", payload: null }]);
+    expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
   });
 
   it.each([
@@ -469,8 +506,8 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     await adapter.sendMessage(request("Book a flight"), options(), carbon);
     await adapter.sendMessage(request("Never mind"), options(), carbon);
     expect(inputs[1]?.resume).toEqual([
-      { interruptId: "i1", status: "cancelled", payload: null },
-      { interruptId: "i2", status: "cancelled", payload: null },
+      { interruptId: "i1", status: "cancelled" },
+      { interruptId: "i2", status: "cancelled" },
     ]);
     expect(inputs[1]?.messages.at(-1)).toEqual({ id: "u-Never mind", role: "user", content: "Never mind" });
     expect(adapter.pendingInterrupts).toEqual([]);

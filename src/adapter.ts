@@ -169,9 +169,7 @@ export class CarbonAgUiAdapter {
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
-    const resets = this.conversation.resetCount;
-    const { input, cancelled } = this.startTurn(request);
-    return this.converse(input, signal, instance, request.id === undefined ? {} : { requestId: request.id }).finally(() => this.closeResumedToolCalls(cancelled, resets));
+    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id });
   };
 
   /**
@@ -221,10 +219,11 @@ export class CarbonAgUiAdapter {
   }
 
   /**
-   * Once a run has resumed interrupts, gives each one's tool call that is
-   * still without a result in the history the decision as its result (what
-   * the resume carried, `{"status":"cancelled"}` for a rejection), placed
-   * right after the call, as CopilotKit's own client does. Some frameworks
+   * Once a run has resumed interrupts (or, for interrupts a new message
+   * cancels, before it), gives each one's tool call that is still without a
+   * result in the history the decision as its result (what the resume
+   * carried, `{"status":"cancelled"}` for a rejection), placed right after
+   * the call, as CopilotKit's own client does. Some frameworks
    * feed the decision to the model inside the run and emit no result
    * (CopilotKit's interrupt tools), and the next run would then carry a call
    * without a result, which providers reject. A framework that emits the
@@ -385,11 +384,13 @@ export class CarbonAgUiAdapter {
    * A message sent while interrupts are pending answers them as cancelled:
    * the agent needs every open interrupt answered to go on with the thread.
    */
-  private startTurn(request: CarbonMessageRequest): { input: RunAgentInput; cancelled: readonly PendingInterrupt[] } {
+  private startTurn(request: CarbonMessageRequest): RunAgentInput {
+    const cancelled = this.conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
+    // Their calls' results go before the new message: CopilotKit's runtime would add them after it, where the model cannot take them.
+    this.closeResumedToolCalls(cancelled, this.conversation.resetCount);
     const userMessage: Message = { id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" };
     this.conversation.upsertMessage(userMessage);
-    const cancelled = this.conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
-    return { input: this.runInput([...this.conversation.messages], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision))), cancelled };
+    return this.runInput([...this.conversation.messages], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision)));
   }
 
   private runInput(messages: Message[], resume: ResumeEntry[]): RunAgentInput {

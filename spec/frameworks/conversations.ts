@@ -1,4 +1,6 @@
-import { AgUiRunError, CarbonAgUiError, CancellationReason } from "carbon-agui-rx";
+import { AgUiProtocolError, AgUiRunError, CarbonAgUiError, CancellationReason, createSseRunner } from "carbon-agui-rx";
+import { createCopilotKitAgent, serveCopilotKit } from "../../examples/frameworks/copilotkit";
+import { scriptedModel } from "../../examples/frameworks/scriptedModel";
 import { Chat, startPartner, transports, waitUntil, type Framework, type Partner } from "./partners";
 import type { ModelScript } from "../../examples/frameworks/scriptedModel";
 
@@ -225,6 +227,24 @@ export function describeConversations(framework: Framework): void {
       expectSettled(chat, 3);
     });
 
+    it("drops the card when the person writes something else instead, and the thread goes on", async () => {
+      const agent = await start([
+        { text: ["I need your approval."], toolCalls: [{ id: "c1", name: "delete_files", args: { pattern: "*.tmp" } }] },
+        { text: ["I will leave them."] },
+        { text: ["You are welcome."] },
+      ]);
+      const chat = new Chat({ run: agent.run });
+      expect(await chat.say("Delete my temp files")).toBeUndefined();
+      expect(await chat.say("No, leave them")).toBeUndefined();
+      expect(chat.adapter.pendingInterrupts).toEqual([]);
+      expect(await chat.say("Thanks")).toBeUndefined();
+      // @ag-ui/mastra takes a run that carries a resume as the resume only: the message that cancelled the card gets no
+      // answer (the model is not called), and the thread goes on with the next one. See README, "Using it with … Mastra".
+      const [answer, next] = framework === "Mastra" ? ["(no answer)", "I will leave them."] : ["I will leave them.", "You are welcome."];
+      expect(chat.carbon.transcript().split("\n").slice(-4)).toEqual(["You: No, leave them", `Assistant: ${answer}`, "You: Thanks", `Assistant: ${next}`]);
+      expectSettled(chat, 3);
+    });
+
     if (framework === "CopilotKit") {
       it("keeps the shared state the agent sets and sends it with the next run", async () => {
         const agent = await start([{ toolCalls: [{ id: "c1", name: "AGUISendStateSnapshot", args: { snapshot: { theme: "dark" } } }] }, { text: ["Dark it is."] }, { text: ["Still dark."] }]);
@@ -245,4 +265,24 @@ export function describeConversations(framework: Framework): void {
     expect(error).toBeInstanceOf(AgUiRunError);
     expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: "AgUiRunError", message: expect.stringContaining("No model today") });
   });
+
+  if (framework === "CopilotKit") {
+    it("fails a message the runtime answers with no events (its thread still busy after a stop it was not told of), rather than showing an empty answer", async () => {
+      const model = [{ text: ["Once upon ", "a time"], holdAfterTextMs: 1_000 }, { text: ["Short one."] }];
+      const server = await serveCopilotKit(createCopilotKitAgent(scriptedModel(model)));
+      try {
+        const chat = new Chat({ run: createSseRunner({ url: server.url }) });
+        const stop = new AbortController();
+        const turn = chat.say("Tell me a story", stop.signal);
+        await waitUntil(() => chat.carbon.transcript().includes("a time"));
+        stop.abort(CancellationReason.STOP_STREAMING);
+        expect(await turn).toBeUndefined();
+        const error = await chat.say("A short one");
+        expect(error).toBeInstanceOf(AgUiProtocolError);
+        expect(chat.carbon.waitingForFinal).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    });
+  }
 }
