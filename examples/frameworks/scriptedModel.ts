@@ -97,6 +97,8 @@ function stepStream(step: ModelStep, signal: AbortSignal | undefined, pauseMs: n
 function hold(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
+    // A run the framework never stops (CopilotKit over HTTP, Mastra) must not keep the process alive.
+    timer.unref();
     signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
 }
