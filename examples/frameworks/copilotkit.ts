@@ -1,3 +1,4 @@
+import "./telemetryOff";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BuiltInAgent, CopilotRuntime, defineTool } from "@copilotkit/runtime/v2";

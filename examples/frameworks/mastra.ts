@@ -1,3 +1,4 @@
+import "./telemetryOff";
 import { createServer } from "node:http";
 import { EventEncoder } from "@ag-ui/encoder";
 import type { RunAgentInput } from "@ag-ui/client";
