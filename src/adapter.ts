@@ -36,7 +36,8 @@ export interface CarbonAgUiAdapterOptions
   run: RunAgent;
   /**
    * AG-UI tool definitions sent with every run. A tool with a `handler` is a
-   * frontend tool: when a run ends waiting on it (`pendingToolCallIds`), the
+   * frontend tool: when a run ends waiting on it (`pendingToolCallIds`, or,
+   * when the outcome lists none, its calls the run left without a result), the
    * adapter runs the handler with the parsed arguments, records its result as
    * a `tool` message (a throw becomes one with `error`), and runs the agent
    * again on the same thread.
