@@ -1,4 +1,5 @@
 import { AgUiProtocolError, AgUiRunError, CarbonAgUiError, CancellationReason, createSseRunner } from "carbon-agui-rx";
+import { NO_TOOL_RESULT } from "../../src/operators/toolCallSteps";
 import { createCopilotKitAgent, serveCopilotKit } from "../../examples/frameworks/copilotkit";
 import { scriptedModel } from "../../examples/frameworks/scriptedModel";
 import { Chat, startPartner, transports, waitUntil, type Framework, type Partner } from "./partners";
@@ -163,6 +164,8 @@ export function describeConversations(framework: Framework): void {
       expect(chat.carbon.transcript()).toBe(
         ["You: IBM price?", "Assistant: The stock service is down.", "  How did I get this answer? get_stock_price (failure)", "You: Hello?", "Assistant: Still here."].join("\n"),
       );
+      // The next run carries no call without a result: the one that threw has "no result" as its result.
+      expect(promptOf(agent, 2).filter((line) => line.startsWith("tool: "))).toEqual([`tool: [result get_stock_price: ${NO_TOOL_RESULT}]`]);
       expectSettled(chat, 2);
     });
 
