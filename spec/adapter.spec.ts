@@ -8,7 +8,7 @@ import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
 import { CancellationReason, type CarbonStreamChunk } from "../src/carbon";
 import { ERROR_ITEM_ID } from "../src/operators/toStreamChunks";
-import { AgUiFrontendToolError, AgUiInterruptError, AgUiRunError } from "../src/errors";
+import { AgUiFrontendToolError, AgUiInterruptError, AgUiProtocolError, AgUiRunError, CarbonAgUiError } from "../src/errors";
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";
 import { ev } from "./support/builders";
@@ -230,7 +230,11 @@ describe("CarbonAgUiAdapter", () => {
       const refusal = new Error("a handler in the page threw");
       const delivered: CarbonStreamChunk[] = [];
       const picky = { messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => (delivered.push(chunk), delivered.length === 2 ? refuse(refusal) : Promise.resolve()) } };
-      await expect(adapter.sendMessage(request("Hi"), options(), picky)).rejects.toBe(refusal);
+      const rejection = await adapter.sendMessage(request("Hi"), options(), picky).catch((error: unknown) => error);
+      // One of ours, carrying Carbon's error: Carbon logs a rejection with JSON.stringify, where a plain Error is "{}".
+      expect(rejection).toBeInstanceOf(CarbonAgUiError);
+      expect(rejection).toMatchObject({ message: refusal.message, cause: refusal });
+      expect(JSON.parse(JSON.stringify(rejection))).toEqual({ name: "CarbonAgUiError", message: refusal.message });
       expect(delivered.length).toBeGreaterThan(2);
       expect(delivered.at(-1)).toHaveProperty("final_response");
     });
@@ -306,14 +310,26 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages).toEqual([]);
   });
 
+  it("fails the message when the agent's stream ends without any event (CopilotKit's runtime answers so while the thread is still busy)", async () => {
+    const adapter = new CarbonAgUiAdapter({ run: () => EMPTY });
+    const carbon = new CarbonRecorder();
+    const rejection = await adapter.sendMessage(request("Hi"), options(), carbon).catch((error: unknown) => error);
+    expect(rejection).toBeInstanceOf(AgUiProtocolError);
+    expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic: [] } } }]);
+  });
+
   it("ends the turn with a final response that says it failed when the runner throws before any event", async () => {
     const failure = new Error("no route to agent");
     const errors: unknown[] = [];
     const adapter = new CarbonAgUiAdapter({ run: () => throwError(() => failure), onError: (error) => errors.push(error) });
     const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("Hi"), options(), carbon);
-    expect(errors).toEqual([failure]);
-    const generic = [{ response_type: "inline_error", text: "Something went wrong while talking to the agent.", streaming_metadata: { id: ERROR_ITEM_ID } }];
+    // A runner's own error fails the run: an AgUiRunError with its message (in-process MastraAgent errors so instead of RUN_ERROR).
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(AgUiRunError);
+    expect(errors[0]).toMatchObject({ message: failure.message, cause: failure });
+    expect(JSON.parse(JSON.stringify(errors[0]))).toEqual({ name: "AgUiRunError", message: failure.message });
+    const generic = [{ response_type: "inline_error", text: "no route to agent.", streaming_metadata: { id: ERROR_ITEM_ID } }];
     expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic } } }]);
   });
 
@@ -372,6 +388,43 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     expect(adapter.pendingInterrupt?.interrupt.id).toBe("i1");
   });
 
+  describe("keeps the thread usable once interrupts on tool calls are resumed", () => {
+    const asksApproval = (...toolCallIds: string[]): ObservableInput<BaseEvent> =>
+      of(
+        ev.runStarted(),
+        ...toolCallIds.flatMap((id) => ev.toolCall(id, "delete_files", { pattern: "*.tmp" }, "a1")),
+        ev.runFinished({ outcome: { type: "interrupt", interrupts: toolCallIds.map((id) => interrupt(`i-${id}`, { toolCallId: id })) } }),
+      );
+    const historyAfterCall = (input: RunAgentInput | undefined) => input?.messages.slice(1).map((message) => (message.role === "tool" ? `tool ${message.toolCallId}: ${message.content}` : message.role));
+
+    it("gives each call the framework answered inside the resume run without a result (CopilotKit) the decision as its result, right after the call", async () => {
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1", "t2"), () => answer("Done."), () => answer("Anything else?"));
+      await adapter.sendMessage(request("Clean up"), options(), carbon);
+      await adapter.respondToInterrupt({ type: "approve" }, carbon);
+      await adapter.respondToInterrupt({ type: "reject" }, carbon);
+      await adapter.sendMessage(request("Thanks"), options(), carbon);
+      expect(historyAfterCall(inputs[2])).toEqual(["assistant", 'tool t1: {"approved":true}', 'tool t2: {"status":"cancelled"}', "assistant", "user"]);
+    });
+
+    it("keeps the result a framework sends itself on resume (Mastra)", async () => {
+      const resumed = () => of(ev.runStarted(), ev.toolResult("t1", "deleted 3", "r-t1"), ev.runFinished());
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), resumed, () => answer("Anything else?"));
+      await adapter.sendMessage(request("Clean up"), options(), carbon);
+      await adapter.respondToInterrupt({ type: "approve" }, carbon);
+      await adapter.sendMessage(request("Thanks"), options(), carbon);
+      expect(historyAfterCall(inputs[2])).toEqual(["assistant", "tool t1: deleted 3", "user"]);
+    });
+
+    it("gives a call whose interrupt a new message cancelled its cancellation as result, before that message", async () => {
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), () => answer("Fine, I won't."), () => answer("Sure."));
+      await adapter.sendMessage(request("Clean up"), options(), carbon);
+      await adapter.sendMessage(request("No, leave them"), options(), carbon);
+      expect(inputs[1]?.resume).toEqual([{ interruptId: "i-t1", status: "cancelled" }]);
+      await adapter.sendMessage(request("Thanks"), options(), carbon);
+      expect(historyAfterCall(inputs[2])).toEqual(["assistant", 'tool t1: {"status":"cancelled"}', "user", "assistant", "user"]);
+    });
+  });
+
   it("resumes with one run once every interrupt has a decision: same thread, new run, no messages, one entry each in arrival order", async () => {
     const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1"), interrupt("i2")), () => answer("Sent."));
     await adapter.sendMessage(request("Send it"), options(), carbon);
@@ -383,7 +436,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     expect(inputs[1]?.runId).not.toBe(inputs[0]?.runId);
     expect(inputs[1]?.resume).toEqual([
       { interruptId: "i1", status: "resolved", payload: { approved: true, args: { to: "ada@example.com" } } },
-      { interruptId: "i2", status: "cancelled", payload: null },
+      { interruptId: "i2", status: "cancelled" },
     ]);
     expect(adapter.pendingInterrupts).toEqual([]);
     expect(finals(carbon)).toHaveLength(2);
@@ -422,7 +475,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toBeInstanceOf(AgUiInterruptError);
     expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
     await adapter.respondToInterrupt({ type: "reject" });
-    expect(inputs[2]?.resume).toEqual([{ interruptId: "i1", status: "cancelled", payload: null }]);
+    expect(inputs[2]?.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
   });
 
   it("lets an expired interrupt only be rejected", async () => {
@@ -432,7 +485,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
       new AgUiInterruptError("Interrupt 'i1' expired at 2020-01-01T00:00:00Z; it can only be rejected", "i1"),
     );
     await adapter.respondToInterrupt({ type: "reject" });
-    expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "cancelled", payload: null }]);
+    expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
   });
 
   it.each([
@@ -479,8 +532,8 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     await adapter.sendMessage(request("Book a flight"), options(), carbon);
     await adapter.sendMessage(request("Never mind"), options(), carbon);
     expect(inputs[1]?.resume).toEqual([
-      { interruptId: "i1", status: "cancelled", payload: null },
-      { interruptId: "i2", status: "cancelled", payload: null },
+      { interruptId: "i1", status: "cancelled" },
+      { interruptId: "i2", status: "cancelled" },
     ]);
     expect(inputs[1]?.messages.at(-1)).toEqual({ id: "u-Never mind", role: "user", content: "Never mind" });
     expect(adapter.pendingInterrupts).toEqual([]);
@@ -560,9 +613,9 @@ describe("CarbonAgUiAdapter: frontend tools", () => {
       { id: "a-t1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "locate", arguments: '{"precise":true}' } }] },
       { id: expect.any(String), role: "tool", toolCallId: "t1", content: '{"lat":59.9,"lon":10.7}' },
     ]);
-    // The first turn shows the call while the browser answers it; the follow-up shows it done, then the answer.
+    // The first turn shows the call handed to the browser; the follow-up shows it answered, then the answer.
     expect(carbon.transcript()).toBe(
-      ["Assistant:   How did I get this answer? locate (processing)", "Assistant: You are in Oslo.", "  How did I get this answer? locate (success)"].join("\n"),
+      ["Assistant:   How did I get this answer? locate (success)", "Assistant: You are in Oslo.", "  How did I get this answer? locate (success)"].join("\n"),
     );
   });
 

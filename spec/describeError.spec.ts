@@ -5,6 +5,7 @@ import { AgUiConnectionError, AgUiFrontendToolError, AgUiHttpError, AgUiProtocol
 describe("describeError", () => {
   it.each([
     ["the agent's RUN_ERROR message, as a sentence", new AgUiRunError("The model is overloaded", "overloaded"), "The model is overloaded."],
+    ["a RUN_ERROR message that is an error's toString (Mastra's), without the class name", new AgUiRunError("Error: The model is overloaded"), "The model is overloaded."],
     ["an agent that answered 503", new AgUiHttpError(503, "Service Unavailable", "<html>upstream down</html>"), "The agent answered 503 Service Unavailable."],
     ["a 401 without a status text (HTTP/2)", new AgUiHttpError(401, "", ""), "The agent answered 401 Unauthorized."],
     ["HttpAgent's error, which carries a status", Object.assign(new Error("HTTP 429"), { status: 429 }), "The agent answered 429 Too Many Requests."],

@@ -11,13 +11,14 @@ import {
   skip,
   takeUntil,
   tap,
+  throwError,
   type Observable,
   type SchedulerLike,
 } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CarbonStreamChunk, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
 import { describeError } from "./describeError";
-import { AgUiFrontendToolError, AgUiInterruptError } from "./errors";
+import { AgUiFrontendToolError, AgUiInterruptError, AgUiProtocolError, AgUiRunError, asCarbonAgUiError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
 import { concatMapInFrames, FRAME_BUDGET_MS } from "./internal/concatMapInFrames";
@@ -50,7 +51,8 @@ export interface CarbonAgUiAdapterOptions
   run: RunAgent;
   /**
    * AG-UI tool definitions sent with every run. A tool with a `handler` is a
-   * frontend tool: when a run ends waiting on it (`pendingToolCallIds`), the
+   * frontend tool: when a run ends waiting on it (`pendingToolCallIds`, or,
+   * when the outcome lists none, its calls the run left without a result), the
    * adapter runs the handler with the parsed arguments, records its result as
    * a `tool` message (a throw becomes one with `error`), and runs the agent
    * again on the same thread.
@@ -103,6 +105,8 @@ interface TurnOptions {
   onFirstEvent?: () => void;
   /** Events to show right after the run's RUN_STARTED (frontend tool calls already answered). */
   prelude?: readonly BaseEvent[];
+  /** The error a run that ends without any event fails with. Default an `AgUiProtocolError`. */
+  emptyRunError?: () => Error;
 }
 
 export interface RespondOptions {
@@ -197,7 +201,8 @@ export class CarbonAgUiAdapter {
     this.lastInstance = instance;
     return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id }).catch((error: unknown) => {
       this.options.onError?.(error);
-      const shown = typeof error === "object" && error !== null && this.shownErrors.has(error);
+      // The rejection may wrap what the chat showed (a plain Error from a callback becomes one of ours, with it as the cause).
+      const shown = [error, (error as { cause?: unknown } | null)?.cause].some((candidate) => typeof candidate === "object" && candidate !== null && this.shownErrors.has(candidate));
       if (!shown || this.options.rejectOnError) throw error;
     });
   };
@@ -241,8 +246,41 @@ export class CarbonAgUiAdapter {
       if (!sawEvent && this.conversation.resetCount === resets) this.conversation.restorePendingInterrupts(answered);
       throw error;
     };
-    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true) }).catch(putBack);
-    if (!sawEvent) putBack(new AgUiInterruptError("The agent ended the run without answering"));
+    const emptyRunError = () => new AgUiInterruptError("The agent ended the run without answering");
+    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true), emptyRunError })
+      .finally(() => sawEvent && this.closeResumedToolCalls(answered, resets))
+      .catch(putBack);
+    if (!sawEvent) putBack(emptyRunError());
+  }
+
+  /**
+   * Once a run has resumed interrupts (or, for interrupts a new message
+   * cancels, before it), gives each one's tool call that is still without a
+   * result in the history the decision as its result (what the resume
+   * carried, `{"status":"cancelled"}` for a rejection), placed right after
+   * the call, as CopilotKit's own client does. Some frameworks
+   * feed the decision to the model inside the run and emit no result
+   * (CopilotKit's interrupt tools), and the next run would then carry a call
+   * without a result, which providers reject. A framework that emits the
+   * result itself (Mastra) has it kept as it is. Not after a reset.
+   */
+  private closeResumedToolCalls(resumed: readonly PendingInterrupt[], resets: number): void {
+    if (this.conversation.resetCount !== resets) return;
+    const messages = [...this.conversation.messages];
+    let changed = false;
+    for (const { interrupt, decision } of resumed) {
+      const { toolCallId } = interrupt;
+      if (toolCallId === undefined || messages.some((message) => message.role === "tool" && message.toolCallId === toolCallId)) continue;
+      const at = messages.findIndex((message) => message.role === "assistant" && message.toolCalls?.some((call) => call.id === toolCallId));
+      if (at < 0) continue;
+      let position = at + 1;
+      while (messages[position]?.role === "tool") position++;
+      const entry = toResumeEntry(interrupt.id, decision ?? { type: "reject" });
+      const content = JSON.stringify(entry.status === "cancelled" ? { status: "cancelled" } : entry.payload);
+      messages.splice(position, 0, { id: `${toolCallId}-decision`, role: "tool", toolCallId, content });
+      changed = true;
+    }
+    if (changed) this.conversation.replaceMessages(messages);
   }
 
   /** The interrupt a decision is for, by the rules of `respondToInterrupt`. */
@@ -333,6 +371,7 @@ export class CarbonAgUiAdapter {
       let failure: unknown;
       let outcome: RunFinishedOutcome | undefined;
       const renderCost = renderCostMeter(this.scheduler);
+      let sawEvent = false;
       // A chunk Carbon refuses (a throw, a rejection) must not keep the chunks after it, the final response
       // above all, from Carbon: its queue would wait forever. The first refusal rejects the turn at the end.
       const deliver = (chunk: CarbonStreamChunk): Promise<void> => {
@@ -345,7 +384,11 @@ export class CarbonAgUiAdapter {
           return Promise.resolve();
         }
       };
-      const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }), renderCost.cost$)
+      const onFirstEvent = () => {
+        sawEvent = true;
+        options.onFirstEvent?.();
+      };
+      const subscription = this.streamTurn(input, stop$, { ...options, onFirstEvent }, (finished) => (outcome = finished ?? { type: "success" }), renderCost.cost$)
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
           catchError((error: unknown) => {
@@ -357,8 +400,13 @@ export class CarbonAgUiAdapter {
           takeUntil(restart$),
         )
         .subscribe({
-          complete: () => (failure === undefined ? resolve(outcome) : reject(failure)),
-          error: reject,
+          // Whatever failed (a callback, Carbon refusing a chunk), the rejection is one of ours: Carbon logs it with JSON.stringify.
+          complete: () => {
+            // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the message failed.
+            if (failure === undefined && !sawEvent && !signal.aborted) failure = options.emptyRunError?.() ?? new AgUiProtocolError("The agent's stream ended without any event: the run never started");
+            return failure === undefined ? resolve(outcome) : reject(asCarbonAgUiError(failure));
+          },
+          error: (error: unknown) => reject(asCarbonAgUiError(error)),
         });
       // The pipeline lets go of the stop once its turn has ended; chunks may still be queued then.
       subscription.add(stop$.subscribe(() => (stopped = true)));
@@ -378,10 +426,12 @@ export class CarbonAgUiAdapter {
    * the agent needs every open interrupt answered to go on with the thread.
    */
   private startTurn(request: CarbonMessageRequest): RunAgentInput {
+    const cancelled = this.conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
+    // Their calls' results go before the new message: CopilotKit's runtime would add them after it, where the model cannot take them.
+    this.closeResumedToolCalls(cancelled, this.conversation.resetCount);
     const userMessage: Message = { id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" };
     this.conversation.upsertMessage(userMessage);
-    const cancelled = this.conversation.takePendingInterrupts().map((entry) => toResumeEntry(entry.interrupt.id, { type: "reject" }));
-    return this.runInput([...this.conversation.messages], cancelled);
+    return this.runInput([...this.conversation.messages], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision)));
   }
 
   private runInput(messages: Message[], resume: ResumeEntry[]): RunAgentInput {
@@ -413,7 +463,11 @@ export class CarbonAgUiAdapter {
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
-      let events = from(run(input, { signal: runController.signal })).pipe(finalize(() => runController.abort()));
+      let events = from(run(input, { signal: runController.signal })).pipe(
+        // A runner that fails with an error of its own (in-process MastraAgent, instead of RUN_ERROR) fails the run.
+        catchError((error: unknown) => throwError(() => asCarbonAgUiError(error, (message, options) => new AgUiRunError(message, undefined, options)))),
+        finalize(() => runController.abort()),
+      );
       if (onFirstEvent) events = events.pipe(tap(onFirstEvent));
       if (prelude?.length) events = events.pipe(mergeMap((event, index) => (index === 0 && event.type === EventType.RUN_STARTED ? [event, ...prelude] : [event])));
       return events;
@@ -431,6 +485,8 @@ export class CarbonAgUiAdapter {
         ...(onWarning && { onWarning }),
         ...(onInvalidItem && { onInvalidItem }),
         ...(onToolCall && { onToolCall }),
+        // Calls of the tools the run was given are handed to the browser when the run ends without their results.
+        clientTools: (this.options.tools ?? []).map((tool) => tool.name),
         ...(onActivity && { onActivity }),
         onRunFinished: (finished) => {
           onFinished(finished.outcome);

@@ -49,7 +49,8 @@ export function describeError(error: unknown): string {
 
 /** Removes what must never reach the page: stack lines, credentials in URLs, bearer tokens; and cuts it to length. */
 function scrub(text: string): string {
-  const firstLines = text.split(/\n\s+at /)[0]!;
+  // A message that is an error's toString ("Error: …", as Mastra sends RUN_ERROR) reads better without the class name.
+  const firstLines = text.split(/\n\s+at /)[0]!.replace(/^[A-Za-z]*Error:\s*/, "");
   const clean = firstLines
     .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, "$1")
     .replace(/\b(bearer|basic|token)(\s+|=|:\s*)[^\s,;)\]}"']+/gi, "$1$2[hidden]")

@@ -9,15 +9,34 @@ export class CarbonAgUiError extends SerializableError {
   override readonly name: string = "CarbonAgUiError";
 }
 
-/** The agent ended its run with RUN_ERROR. */
+/** The agent ended its run with RUN_ERROR, or the run itself failed with an error of its own (an in-process agent that throws). */
 export class AgUiRunError extends CarbonAgUiError {
   override readonly name = "AgUiRunError";
   constructor(
     message: string,
     /** The `code` of the RUN_ERROR event, when it had one. */
     readonly code?: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
+  }
+}
+
+/**
+ * `error` as one of ours: itself when it is, else `wrap(message)` with the
+ * error as `cause`, keeping its message (a plain `Error` serializes as "{}").
+ */
+export function asCarbonAgUiError(error: unknown, wrap: (message: string, options: { cause: unknown }) => CarbonAgUiError = (message, options) => new CarbonAgUiError(message, options)): CarbonAgUiError {
+  if (error instanceof CarbonAgUiError) return error;
+  const message = error instanceof Error ? error.message || error.name : typeof error === "string" ? error : safeJson(error);
+  return wrap(message, { cause: error });
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
 }
 

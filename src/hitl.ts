@@ -5,6 +5,7 @@ export interface InterruptDecisionData {
   kind: "interrupt";
   interruptId: string;
   reason: string;
+  /** What the card asks: the interrupt's message; without one, the question in its metadata (Mastra's suspend payload), else "Allow <action>?". */
   message?: string;
   /** The tool call the interrupt is about, when there is one. */
   toolCallId?: string;
@@ -42,7 +43,8 @@ export function toResumeEntry(interruptId: string, decision: InterruptDecision):
     case "edit":
       return { interruptId, status: "resolved", payload: { approved: true, args: decision.args } };
     case "reject":
-      return { interruptId, status: "cancelled", payload: null };
+      // No payload: AG-UI 1.0's schema rejects an explicit null on an optional field (an echo of this input would fail it).
+      return { interruptId, status: "cancelled" };
   }
 }
 

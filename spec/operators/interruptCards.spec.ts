@@ -30,6 +30,29 @@ describe("interruptCards", () => {
     expect(conversation.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["i1", "i2"]);
   });
 
+  it("says what a card asks when the interrupt has no message (Mastra's suspend payload and tool, else the tool call from the history), and records the call Mastra suspended", () => {
+    const conversation = new Conversation({
+      messages: [{ id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete_files", arguments: '{"pattern":"*.tmp"}' } }] }],
+    });
+    const mastra = {
+      id: "run-1::t9",
+      reason: "mastra:tool_suspend",
+      toolCallId: "t9",
+      metadata: { mastra: { type: "mastra_suspend", toolName: "send_email", suspendPayload: { question: "Send it to Ada?" }, args: { to: "ada@example.com" } } },
+    };
+    const plain = { id: "i2", reason: "tool_call", toolCallId: "t1" };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const finished = interrupted(mastra, plain);
+      expectObservable(cold("-f-----|", { f: finished }).pipe(interruptCards(conversation))).toBe("-(habf)|", {
+        // Mastra streams no events for the call it suspended: it joins the history from the metadata.
+        h: { kind: "history.message", message: { id: "t9", role: "assistant", toolCalls: [{ id: "t9", type: "function", function: { name: "send_email", arguments: '{"to":"ada@example.com"}' } }] } },
+        a: card({ kind: "interrupt", interruptId: "run-1::t9", reason: "mastra:tool_suspend", message: "Send it to Ada?", toolCallId: "t9", action: "send_email", args: { to: "ada@example.com" } }),
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "tool_call", message: "Allow delete_files?", toolCallId: "t1", action: "delete_files", args: { pattern: "*.tmp" } }),
+        f: finished,
+      });
+    });
+  });
+
   it("adds later interrupts after unanswered ones and ignores a repeated id", () => {
     const conversation = new Conversation();
     testScheduler().run(({ cold, expectObservable }) => {

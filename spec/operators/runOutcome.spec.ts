@@ -26,6 +26,51 @@ describe("runOutcome", () => {
     expect(seen).toEqual([{ result: { answer: 42 } }, { outcome: { type: "cancelled" } }]);
   });
 
+  it("lists the run's calls still without a result as pending when a success does not list them (as CopilotKit and Mastra end a run waiting on a frontend tool)", () => {
+    const seen: unknown[] = [];
+    const call = (id: string) => ({ id, type: "function" as const, function: { name: "paint", arguments: "{}" } });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-r-f-g-h-|", elements({
+        a: instr.history({ id: "m1", role: "assistant", toolCalls: [call("t1"), call("t2"), call("t3")] }),
+        r: instr.history({ id: "r2", role: "tool", toolCallId: "t2", content: "done" }),
+        f: ev.runFinished(),
+        g: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: [] } }),
+        h: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t3"] } }),
+      }));
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-a-r-t-t-t-|", {
+        a: instr.history({ id: "m1", role: "assistant", toolCalls: [call("t1"), call("t2"), call("t3")] }),
+        r: instr.history({ id: "r2", role: "tool", toolCallId: "t2", content: "done" }),
+        t: instr.finished(),
+      });
+    });
+    expect(seen).toEqual([
+      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+      { outcome: { type: "success", pendingToolCallIds: ["t3"] } },
+    ]);
+  });
+
+  it("lists no pending calls when every call got its result, nor for an interrupt", () => {
+    const seen: unknown[] = [];
+    const interrupt = { type: "interrupt" as const, interrupts: [{ id: "i1", reason: "approval", toolCallId: "t2" }] };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-r-f-b-i-|", elements({
+        a: instr.history({ id: "m1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "paint", arguments: "{}" } }] }),
+        r: instr.history({ id: "r1", role: "tool", toolCallId: "t1", content: "done" }),
+        f: ev.runFinished(),
+        b: instr.history({ id: "m2", role: "assistant", toolCalls: [{ id: "t2", type: "function", function: { name: "delete", arguments: "{}" } }] }),
+        i: ev.runFinished({ outcome: interrupt }),
+      }));
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-a-r-t-b-t-|", {
+        a: instr.history({ id: "m1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "paint", arguments: "{}" } }] }),
+        r: instr.history({ id: "r1", role: "tool", toolCallId: "t1", content: "done" }),
+        b: instr.history({ id: "m2", role: "assistant", toolCalls: [{ id: "t2", type: "function", function: { name: "delete", arguments: "{}" } }] }),
+        t: instr.finished(),
+      });
+    });
+    expect(seen).toEqual([{}, { outcome: interrupt }]);
+  });
+
   it("errors when onRunFinished throws", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const onRunFinished = () => {

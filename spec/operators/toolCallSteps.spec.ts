@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../src/carbon";
 import type { PipelineElement } from "../../src/instructions";
-import { toolCallSteps, type AgUiToolCall } from "../../src/operators/toolCallSteps";
+import { NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall } from "../../src/operators/toolCallSteps";
 import { ev, instr } from "../support/builders";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
@@ -78,14 +78,48 @@ describe("toolCallSteps", () => {
 
   it("marks steps still processing as failed when the run fails, is stopped or breaks off", () => {
     const processing = chain({ tool_name: "search", status: "processing" });
-    const failed = chain({ tool_name: "search", status: "failure" });
+    const failed = chain({ tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } });
     testScheduler().run(({ cold, expectObservable }) => {
       const runError = ev.runError("boom") as PipelineElement;
       expectObservable(cold("-S-e---|", elements({ S: start("t1", "search"), e: runError })).pipe(toolCallSteps())).toBe("-s-(fe)|", { s: processing, f: failed, e: runError });
       expectObservable(cold("-S-t---|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(toolCallSteps())).toBe("-s-(ft)|", { s: processing, f: failed, t: instr.stopped() });
       expectObservable(cold("-S-#", elements({ S: start("t1", "search") })).pipe(toolCallSteps())).toBe("-s-(f#)", { s: processing, f: failed });
-      expectObservable(cold("-S-f-|", elements({ S: start("t1", "search"), f: ev.runFinished() })).pipe(toolCallSteps())).toBe("-s-f-|", { s: processing, f: ev.runFinished() as PipelineElement });
     });
+  });
+
+  it("fails a call the finished run left without a result, and records that as its result so the next run carries none unanswered (a tool that threw, in CopilotKit and Mastra)", () => {
+    const made = call("t1", "get_stock_price", '{"symbol":"IBM"}');
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E----F----|", elements({ S: start("t1", "get_stock_price", "m1"), a: ev.toolArgs("t1", '{"symbol":"IBM"}'), E: ev.toolEnd("t1"), F: ev.runFinished() }));
+      expectObservable(source.pipe(toolCallSteps())).toBe("-s---(eh)-(fnF)|", {
+        s: chain({ tool_name: "get_stock_price", status: "processing" }),
+        e: chain({ tool_name: "get_stock_price", status: "processing", request: { args: { symbol: "IBM" } } }),
+        h: { kind: "history.message", message: { id: "m1", role: "assistant", toolCalls: [made] } },
+        f: chain({ tool_name: "get_stock_price", status: "failure", request: { args: { symbol: "IBM" } }, response: { content: NO_TOOL_RESULT } }),
+        n: { kind: "history.message", message: { id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } },
+        F: ev.runFinished() as PipelineElement,
+      });
+    });
+  });
+
+  it("shows a call the finished run hands over (named pending, interrupted, or of a client tool) as success, with no result in the history", () => {
+    const finishes: [BaseEvent, { clientTools?: string[] }][] = [
+      [ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t1"] } }), {}],
+      [ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t1" }] } }), {}],
+      [ev.runFinished(), { clientTools: ["paint"] }],
+    ];
+    for (const [finished, options] of finishes) {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S-E----F----|", elements({ S: start("t1", "paint"), E: ev.toolEnd("t1"), F: finished }));
+        expectObservable(source.pipe(toolCallSteps(options))).toBe("-s-(eh)-(fF)-|", {
+          s: chain({ tool_name: "paint", status: "processing" }),
+          e: chain({ tool_name: "paint", status: "processing", request: { args: {} } }),
+          h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "paint", "")] } },
+          f: chain({ tool_name: "paint", status: "success", request: { args: {} } }),
+          F: finished as PipelineElement,
+        });
+      });
+    }
   });
 
   it("records a result for a call it never saw in the history only", () => {

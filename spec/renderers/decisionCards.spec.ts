@@ -41,14 +41,15 @@ const callThenInterrupt = (interrupt: object) =>
   );
 const answer = (text: string) => of(ev.runStarted(), ev.textStart("c1"), ev.text("c1", text), ev.textEnd("c1"), ev.runFinished());
 
-async function setUp(interrupt: object, ...resumes: (() => ObservableInput<BaseEvent>)[]) {
+/** `interrupt`: fields over the default interrupt on a send_email call, or the whole first run. */
+async function setUp(interrupt: object | (() => ObservableInput<BaseEvent>), ...resumes: (() => ObservableInput<BaseEvent>)[]) {
   return setUpIn(new JSDOM("<!doctype html><div id=chat></div>").window.document, interrupt, ...resumes);
 }
 
-async function setUpIn(document: Document, interrupt: object, ...resumes: (() => ObservableInput<BaseEvent>)[]) {
+async function setUpIn(document: Document, interrupt: object | (() => ObservableInput<BaseEvent>), ...resumes: (() => ObservableInput<BaseEvent>)[]) {
   const host = document.getElementById("chat") as HTMLElement;
   const inputs: RunAgentInput[] = [];
-  const runs = [() => callThenInterrupt(interrupt), ...resumes];
+  const runs = [typeof interrupt === "function" ? interrupt : () => callThenInterrupt(interrupt), ...resumes];
   const adapter = new CarbonAgUiAdapter({ run: (input) => (inputs.push(input), runs[inputs.length - 1]!()) });
   const carbon = new CarbonWithBus();
   const dispose = renderDecisionCards({ instance: carbon, host, adapter, now: () => Date.parse("2026-11-30T12:00:00Z") });
@@ -88,6 +89,30 @@ describe("renderDecisionCards", () => {
     expect(card.querySelector(".cagr-card-approve")?.getAttribute("kind")).toBe("primary");
     expect(card.querySelector(".cagr-card-editor")?.localName).toBe("cds-textarea");
     expect(card.querySelector(".cagr-card-status")?.localName).toBe("cds-inline-loading");
+  });
+
+  it("says what is being approved when the interrupt has no message: the tool and its arguments", async () => {
+    const { card } = await setUp({ message: undefined });
+    expect(card.querySelector(".cagr-card-message")?.textContent).toBe("Allow send_email?");
+    expect(card.querySelector(".cagr-card-action")?.textContent).toBe("Action: send_email");
+    expect(JSON.parse((card.querySelector("textarea") as HTMLTextAreaElement).value)).toEqual({ to: "ada@example.com" });
+  });
+
+  it("shows a Mastra suspension's question, tool and arguments, though Mastra sent no events for the call", async () => {
+    const suspended = () =>
+      of(
+        ev.runStarted(),
+        ev.runFinished({
+          outcome: {
+            type: "interrupt",
+            interrupts: [{ id: "run-1::t1", reason: "mastra:tool_suspend", toolCallId: "t1", metadata: { mastra: { toolName: "send_email", args: { to: "ada@example.com" }, suspendPayload: { question: "Send it to Ada?" } } } }],
+          },
+        }),
+      );
+    const { card } = await setUp(suspended);
+    expect(card.querySelector(".cagr-card-message")?.textContent).toBe("Send it to Ada?");
+    expect(card.querySelector(".cagr-card-action")?.textContent).toBe("Action: send_email");
+    expect(JSON.parse((card.querySelector("textarea") as HTMLTextAreaElement).value)).toEqual({ to: "ada@example.com" });
   });
 
   it("approves through respondToInterrupt, streams the continuation, and disables itself", async () => {

@@ -1,4 +1,6 @@
 import { HttpAgent } from "@ag-ui/client";
+import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
+import { Observable } from "rxjs";
 import { type AgentServer } from "carbon-agui-rx/testing";
 import { startEncodedAgentServer } from "../support/agentServer";
 import { agUiToCarbon } from "../../src/operators/agUiToCarbon";
@@ -54,5 +56,49 @@ describe("fromAgent", () => {
     controller.abort("Stop streaming");
     await server.responses[0]?.closed;
     subscription.unsubscribe();
+  });
+
+  describe("with an agent that sets its own abortController in run() as its run-in-progress guard (as CopilotKit's BuiltInAgent)", () => {
+    /** Follows BuiltInAgent's rule: run() throws while the field is set, and the run clears it when it ends or is unsubscribed. */
+    class GuardedAgent {
+      abortController: AbortController | undefined;
+      readonly controllers: AbortController[] = [];
+      constructor(private readonly events: BaseEvent[], private readonly endless = false) {}
+      run(_input: RunAgentInput): Observable<BaseEvent> {
+        if (this.abortController) throw new Error("Agent is already running");
+        const controller = (this.abortController = new AbortController());
+        this.controllers.push(controller);
+        return new Observable<BaseEvent>((subscriber) => {
+          for (const event of this.events) subscriber.next(event);
+          if (!this.endless) {
+            this.abortController = undefined;
+            subscriber.complete();
+          }
+          return () => {
+            if (this.abortController === controller) this.abortController = undefined;
+          };
+        });
+      }
+    }
+
+    it("runs it turn after turn", async () => {
+      const agent = new GuardedAgent(answer);
+      const run = fromAgent(agent);
+      expect(types(await collect(run(runInput(), { signal: new AbortController().signal })))).toEqual(types(answer));
+      expect(types(await collect(run(runInput(), { signal: new AbortController().signal })))).toEqual(types(answer));
+    });
+
+    it("aborts the agent's own controller when the run is unsubscribed or the signal aborts", async () => {
+      const agent = new GuardedAgent([answer[0]!], true);
+      const run = fromAgent(agent);
+      await collectFirst(run(runInput(), { signal: new AbortController().signal }), 1);
+      expect(agent.controllers[0]?.signal.aborted).toBe(true);
+      const stop = new AbortController();
+      const subscription = run(runInput(), { signal: stop.signal }).subscribe();
+      expect(agent.controllers[1]?.signal.aborted).toBe(false);
+      stop.abort("Stop streaming");
+      expect(agent.controllers[1]?.signal.aborted).toBe(true);
+      subscription.unsubscribe();
+    });
   });
 });

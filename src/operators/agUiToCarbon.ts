@@ -90,7 +90,7 @@ export interface CoalesceOptions {
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification } =
     options;
   const itemOptions = onInvalidItem ? { onInvalidItem } : {};
   const warningOptions = onWarning ? { onWarning } : {};
@@ -105,7 +105,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     activities(conversation, { ...warningOptions, ...(onActivity && { onActivity }) }),
     textMessages(),
     reasoningSteps(),
-    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }) }),
+    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }) }),
     carbonItems(itemOptions),
     interruptCards(conversation),
     ...(detectClarification ? [clarification(conversation, { detectClarification, ...(onClarification && { onClarification }) })] : []),

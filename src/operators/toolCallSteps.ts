@@ -22,7 +22,16 @@ export interface AgUiToolCall {
 export interface ToolCallStepsOptions extends CarbonItemsOptions {
   /** Called once a tool call's arguments are complete; may return a Carbon item to show at once (checked like custom items). */
   onToolCall?: (call: AgUiToolCall) => CarbonItem | void | undefined;
+  /**
+   * The names of the tools the client runs (the run input's `tools`): a run
+   * that finishes with one of their calls unanswered hands it to the client
+   * (see `toolCallSteps`). Default: none.
+   */
+  clientTools?: readonly string[];
 }
+
+/** The result recorded for a call the agent ended without answering. */
+export const NO_TOOL_RESULT = "The tool call ended without a result";
 
 interface CallInProgress {
   name: string;
@@ -40,9 +49,21 @@ interface CallInProgress {
  * (`"failure"` when the result carries an `error`). Each change sends the
  * whole chain as an `options` instruction. The calls join the history as the
  * `toolCalls` of their assistant message (the parent message, or one named
- * after the call), and results as `tool` messages. When the run fails, is
- * stopped or breaks off, steps still processing are marked `"failure"`, so
- * the finished message shows no spinner that never ends.
+ * after the call), and results as `tool` messages.
+ *
+ * No step is left processing once the run has ended. A call still without a
+ * result when the run finishes is either handed over, or failed:
+ * - handed over when the run's outcome names it (`pendingToolCallIds`, an
+ *   interrupt's `toolCallId`) or it calls one of `clientTools`: its step shows
+ *   `"success"` (the call was made), and its answer comes with the run that
+ *   follows (a frontend tool's result, a decision);
+ * - otherwise it shows `"failure"` with the response "The tool call ended
+ *   without a result", and that becomes its `tool` message (with `error`) in
+ *   the history: frameworks hand a tool's exception to the model and emit no
+ *   result, and the next run must not carry a call without one (providers
+ *   reject it: "Tool result is missing for tool call …").
+ * When the run fails, is stopped or breaks off, every unanswered call fails
+ * that way.
  *
  * ```
  * source: --S--a--E--R--|    S/a/E: a tool call "search" and its arguments; R: its result
@@ -50,7 +71,7 @@ interface CallInProgress {
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onToolCall, onInvalidItem = warnSkippedItem } = options;
+  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools = [] } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const calls = new Map<string, CallInProgress>();
     const toolCallsByMessage = new Map<string, ToolCall[]>();
@@ -68,16 +89,36 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       out.next({ kind: "item.complete", itemId: item.streaming_metadata?.id ?? `tool-call-${toolCallId}`, item });
     };
 
-    const failUnfinished = () => {
-      if (!chain.some((step) => step.status === "processing")) return;
-      chain = chain.map((step) => (step.status === "processing" ? { ...step, status: "failure" } : step));
+    /** Ends every step still processing: handed-over calls as success, the others as failed with no result (also in the history). */
+    const closeUnanswered = (handedOver: (toolCallId: string, call: CallInProgress) => boolean) => {
+      const unanswered = [...calls].filter(([, call]) => chain[call.step]?.status === "processing");
+      if (unanswered.length === 0) return;
+      const failed: string[] = [];
+      chain = chain.slice();
+      for (const [toolCallId, call] of unanswered) {
+        if (handedOver(toolCallId, call)) chain[call.step] = { ...chain[call.step], status: "success" };
+        else {
+          chain[call.step] = { ...chain[call.step], response: { content: NO_TOOL_RESULT }, status: "failure" };
+          if (toolCallsByMessage.get(call.messageId)?.some((made) => made.id === toolCallId)) failed.push(toolCallId);
+        }
+      }
       out.next({ kind: "options", options: { chain_of_thought: chain } });
+      for (const toolCallId of failed) {
+        out.next({ kind: "history.message", message: { id: `${toolCallId}-no-result`, role: "tool", toolCallId, content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } });
+      }
     };
+    const failUnfinished = () => closeUnanswered(() => false);
 
     return {
       next(element) {
         if (isEventOfType(element, EventType.RUN_ERROR) || ("kind" in element && element.kind === "turn.end" && element.how !== "finished")) {
           failUnfinished();
+          return out.next(element);
+        }
+        if (isEventOfType(element, EventType.RUN_FINISHED)) {
+          const { outcome } = element;
+          const named = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
+          closeUnanswered((toolCallId, call) => named.has(toolCallId) || clientTools.includes(call.name));
           return out.next(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
@@ -116,5 +157,5 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       },
       error: failUnfinished,
     };
-  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.RUN_ERROR, "turn.end"]);
+  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
 }

@@ -1,0 +1,45 @@
+/**
+ * Serves a real framework agent, driven by a scripted mock model, as an AG-UI
+ * endpoint for the browser demo:
+ *
+ *   npm run demo:copilotkit     (or: npm run demo:mastra)
+ *   AGUI_URL=<the printed url> npm run demo
+ *
+ * The model answers by keyword: "weather" calls a tool and reports its
+ * result, "stock" calls a tool that throws, "delete" calls a tool a person
+ * must approve (a decision card), "think" reasons first; anything else is
+ * echoed.
+ */
+import { createCopilotKitAgent, serveCopilotKit, type RunningServer } from "./copilotkit";
+import { createMastraAgent, serveMastra } from "./mastra";
+import { scriptedModel, type ModelReply } from "./scriptedModel";
+
+/** The demo's model: a reply chosen from the last message of the prompt. */
+export const demoReply: ModelReply = ({ prompt }) => {
+  const last = prompt[prompt.length - 1];
+  if (last?.role === "tool") {
+    const results = last.content.map((part) => (part.type === "tool-result" ? JSON.stringify(part.output.type === "json" || part.output.type === "text" ? part.output.value : part.output) : "")).join(", ");
+    return { text: ["Here is ", "what I found: ", results] };
+  }
+  const said = last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
+  const id = `call-${Date.now()}`;
+  if (/weather/i.test(said)) return { text: ["Let me look that up."], toolCalls: [{ id, name: "get_weather", args: { city: "Paris" } }] };
+  if (/stock/i.test(said)) return { toolCalls: [{ id, name: "get_stock_price", args: { symbol: "IBM" } }] };
+  if (/delete/i.test(said)) return { text: ["I need your approval first."], toolCalls: [{ id, name: "delete_files", args: { pattern: "*.tmp" } }] };
+  if (/think/i.test(said)) return { reasoning: ["The person wants ", "me to think."], text: ["I thought about it: ", "yes."] };
+  return { text: ["You said: ", said || "(nothing)"] };
+};
+
+export async function serveFramework(framework: string, port = 0): Promise<RunningServer> {
+  const model = scriptedModel(demoReply, { pauseMs: 30 });
+  if (framework === "copilotkit") return serveCopilotKit(createCopilotKitAgent(model), port);
+  if (framework === "mastra") return serveMastra(createMastraAgent(model), port);
+  throw new Error(`Unknown framework '${framework}': copilotkit or mastra`);
+}
+
+if (require.main === module) {
+  const framework = process.argv[2] ?? "copilotkit";
+  void serveFramework(framework, Number(process.env.PORT ?? 0)).then((server) =>
+    console.log(`${framework} agent (scripted mock model): ${server.url}\nOpen it in the demo: AGUI_URL=${server.url} npm run demo   (Ctrl+C to stop)`),
+  );
+}

@@ -1,0 +1,3 @@
+import { describeConversations } from "./conversations";
+
+describeConversations("CopilotKit");

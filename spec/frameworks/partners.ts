@@ -1,0 +1,91 @@
+import { HttpAgent } from "@ag-ui/client";
+import type { CarbonStreamChunk } from "carbon-agui-rx";
+import { CarbonAgUiAdapter, createSseRunner, fromAgent, type CarbonAgUiAdapterOptions, type RunAgent } from "carbon-agui-rx";
+import { CarbonRecorder } from "carbon-agui-rx/testing";
+import { createCopilotKitAgent, serveCopilotKit, stoppingCopilotKitRuns } from "../../examples/frameworks/copilotkit";
+import { createMastraAgent, serveMastra } from "../../examples/frameworks/mastra";
+import { scriptedModel, type ModelScript } from "../../examples/frameworks/scriptedModel";
+
+export type Framework = "CopilotKit" | "Mastra";
+/** How the adapter reaches the agent: the agent object in this process, or its HTTP endpoint through our SSE runner or `@ag-ui/client`'s `HttpAgent`. */
+export type Transport = "in-process" | "createSseRunner" | "HttpAgent";
+
+export const transports: readonly Transport[] = ["in-process", "createSseRunner", "HttpAgent"];
+
+/** A real framework agent driven by a scripted mock model, reachable through one transport. */
+export interface Partner {
+  run: RunAgent;
+  /** The mock model: its `doStreamCalls` hold what the framework sent it. */
+  model: ReturnType<typeof scriptedModel>;
+  close(): Promise<void>;
+}
+
+export async function startPartner(framework: Framework, transport: Transport, script: ModelScript): Promise<Partner> {
+  const model = scriptedModel(script);
+  const agent = framework === "CopilotKit" ? createCopilotKitAgent(model) : createMastraAgent(model);
+  if (transport === "in-process") return { run: fromAgent(agent), model, close: async () => undefined };
+  const server = framework === "CopilotKit" ? await serveCopilotKit(agent as ReturnType<typeof createCopilotKitAgent>) : await serveMastra(agent as ReturnType<typeof createMastraAgent>);
+  const run = transport === "createSseRunner" ? createSseRunner({ url: server.url }) : fromAgent(new HttpAgent({ url: server.url }));
+  // CopilotKit's runtime needs telling when the client stops a run (see stoppingCopilotKitRuns).
+  return { run: framework === "CopilotKit" ? stoppingCopilotKitRuns(run, server.url) : run, model, close: () => server.close() };
+}
+
+/** A person chatting through Carbon (a recording stand-in) with the adapter. */
+export class Chat {
+  readonly carbon = new CarbonRecorder();
+  readonly adapter: CarbonAgUiAdapter;
+  private sent = 0;
+  /** The error of the latest turn, as the adapter reported it to onError (the chat showed it, so the send resolved). */
+  private reported: unknown;
+
+  constructor(options: CarbonAgUiAdapterOptions) {
+    this.adapter = new CarbonAgUiAdapter({
+      ...options,
+      onError: (error) => {
+        this.reported = error;
+        options.onError?.(error);
+      },
+    });
+  }
+
+  /** Sends a message; resolves with the turn's error (shown in the chat, or the rejection), or undefined when it went well. */
+  say(text: string, signal = new AbortController().signal): Promise<unknown> {
+    this.carbon.userSays(text);
+    this.reported = undefined;
+    const request = { id: `u${++this.sent}`, input: { text }, history: {} };
+    return this.adapter.sendMessage(request, { signal }, this.carbon).then(
+      () => this.reported,
+      (error: unknown) => error,
+    );
+  }
+
+  /** Answers the pending interrupt; resolves with the rejection, or undefined. */
+  decide(type: "approve" | "reject"): Promise<unknown> {
+    return this.adapter.respondToInterrupt({ type }, this.carbon).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  }
+
+  /** How many final responses each Carbon message got, by response id (every message must have exactly one). */
+  finalsPerMessage(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const chunk of this.carbon.chunks) {
+      const id = responseIdOf(chunk);
+      counts[id] = (counts[id] ?? 0) + ("final_response" in chunk ? 1 : 0);
+    }
+    return counts;
+  }
+}
+
+function responseIdOf(chunk: CarbonStreamChunk): string {
+  return "final_response" in chunk ? chunk.final_response.id : chunk.streaming_metadata.response_id;
+}
+
+/** Resolves once `condition` holds, checking every 10 ms for at most 5 s. */
+export async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5_000) throw new Error("waitUntil: the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
