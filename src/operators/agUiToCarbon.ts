@@ -77,9 +77,9 @@ export interface CoalesceOptions {
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl } =
     options;
-  const itemOptions = onInvalidItem ? { onInvalidItem } : {};
+  const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
   const warningOptions = onWarning ? { onWarning } : {};
   const stages = (conversation: Conversation): OperatorFunction<never, unknown>[] => [
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
