@@ -138,8 +138,9 @@ describe("the URL policy", () => {
   });
 
   describe("against the browser's own URL parsing (jsdom's anchor, WHATWG URL)", () => {
-    const anchor = new JSDOM("<a></a>", { url: "https://chat.example.test/" }).window.document.querySelector("a")!;
+    const { document } = new JSDOM("", { url: "https://chat.example.test/" }).window;
     const browserProtocol = (href: string) => {
+      const anchor = document.createElement("a");
       anchor.setAttribute("href", href);
       return anchor.protocol;
     };
@@ -165,7 +166,7 @@ describe("the URL policy", () => {
           if (accepted) expect(browserProtocol(href)).toBe("https:");
           if (browserProtocol(href) !== "https:") expect(accepted).toBe(false);
         }),
-        { numRuns: 3000 },
+        { numRuns: 800 },
       );
     });
   });

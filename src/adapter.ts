@@ -30,7 +30,8 @@ export interface CarbonAgUiAdapterOptions
   extends Pick<
     AgUiToCarbonOptions,
     "onEvent" | "operators" | "validate" | "coalesce" | "onInvalidEvent" | "onWarning" | "onInvalidItem" | "onToolCall" | "onActivity" | "onRunFinished" | "detectClarification" | "onClarification"
-  > {
+  >,
+    Pick<AgUiToCarbonOptions, "html" | "allowHttp" | "allowUrl"> {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
   /**
@@ -392,6 +393,9 @@ export class CarbonAgUiAdapter {
         },
         ...(detectClarification && { detectClarification }),
         ...(onClarification && { onClarification }),
+        ...(this.options.html !== undefined && { html: this.options.html }),
+        ...(this.options.allowHttp !== undefined && { allowHttp: this.options.allowHttp }),
+        ...(this.options.allowUrl && { allowUrl: this.options.allowUrl }),
       }),
     );
   }
