@@ -19,6 +19,8 @@ const adapter = new CarbonAgUiAdapter({
   run: createSseRunner({ url: window.AGUI_URL }),
   // `?coalesce=off` sends one chunk per delta, for the browser bench to compare.
   coalesce: new URLSearchParams(location.search).get("coalesce") !== "off",
+  // `?html=on` lets the agent's HTML through raw (`html: true`): the browser security test's control, showing its payloads do run then.
+  html: new URLSearchParams(location.search).get("html") === "on",
   // The demo agent asks for details by leaving { phase: "needs_detail", ask } in its state.
   detectClarification: (state) => {
     const { phase, ask } = (state ?? {}) as { phase?: string; ask?: string };
