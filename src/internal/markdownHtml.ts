@@ -1,3 +1,8 @@
+const [TAB, SPACE, BANG, OPEN_PAREN, COLON, LESS_THAN, EQUALS, OPEN_BRACKET, BACKSLASH, CLOSE_BRACKET, BACKTICK, PIPE] = [..."\t !(:<=[\\]`|"].map((char) => char.charCodeAt(0));
+
+/** Characters of container markers and indentation at the start of a line: spaces, tabs, `>`, list markers. */
+const isLinePrefix = (code: number) => code === SPACE || code === TAB || (code >= 48 && code <= 57) || ">-+*.)".includes(String.fromCharCode(code));
+
 /**
  * Makes the HTML in markdown display as text in Carbon AI Chat 1.9.1, whose
  * renderer is markdown-it (`html: true`, CommonMark, tables, strikethrough,
@@ -46,7 +51,7 @@ export class MarkdownHtmlEscaper {
   private backslashes = 0;
   private wordHasColon = false;
   private linePipe = false;
-  private previous = "";
+  private previous = 0;
   /** Where the closer search for the backtick run at the start of `pending` resumes. */
   private closerSearchFrom = 0;
 
@@ -73,6 +78,10 @@ export class MarkdownHtmlEscaper {
       this.consumed += 1;
     }
     this.afterCarriageReturn = false;
+    if (!rest.includes("\n") && !rest.includes("\r")) {
+      this.pending += rest;
+      return out + this.scan(false);
+    }
     const lineEnd = /\r\n|\r|\n/g;
     let from = 0;
     for (let match = lineEnd.exec(rest); match; match = lineEnd.exec(rest)) {
@@ -112,31 +121,33 @@ export class MarkdownHtmlEscaper {
   /** Decides as much of `pending` as it can; `complete` when its line has ended. */
   private scan(complete: boolean): string {
     const text = this.pending;
+    if (this.fence) {
+      // Inside a fenced code block we can place: everything is code.
+      this.take(text, text.length);
+      return text;
+    }
     let out = "";
+    /** Input before this is in `out`; plain characters are copied in runs. */
+    let copied = 0;
     let at = 0;
     /** Where to resume the closer search when an opener is held (relative to what stays pending). */
     let heldOpenerSearch = 0;
-    if (this.fence) {
-      at = text.length;
-      out = text;
-    }
     while (at < text.length) {
-      const char = text[at]!;
+      const code = text.charCodeAt(at);
       if (!this.prefixDone) {
-        if (" \t>-+*0123456789.)".includes(char)) {
+        if (isLinePrefix(code)) {
           // Container markers and indentation: an indent of four columns may make the line a code block.
-          this.prefixSpaces = char === " " ? this.prefixSpaces + 1 : 0;
-          if (char === "\t" || this.prefixSpaces >= 4) this.indentedLikeCode = true;
-          out += char;
-          this.see(char);
+          this.prefixSpaces = code === SPACE ? this.prefixSpaces + 1 : 0;
+          if (code === TAB || this.prefixSpaces >= 4) this.indentedLikeCode = true;
+          this.see(code);
           at += 1;
           continue;
         }
         this.prefixDone = true;
       }
-      if (char === "`") {
+      if (code === BACKTICK) {
         let runEnd = at + 1;
-        while (runEnd < text.length && text[runEnd] === "`") runEnd += 1;
+        while (runEnd < text.length && text.charCodeAt(runEnd) === BACKTICK) runEnd += 1;
         if (runEnd === text.length && !complete) break; // the run may grow
         const length = runEnd - at;
         const closer = this.findCloser(text, at, runEnd, length, complete);
@@ -146,26 +157,30 @@ export class MarkdownHtmlEscaper {
         }
         const escapedOpener = this.backslashes > 0;
         this.backslashes = 0;
+        this.previous = BACKTICK;
         if (closer < 0) {
           // No closer on the line: the backticks are text, and a later line may close them in markdown-it's reading.
-          out += text.slice(at, runEnd);
           this.paragraphTainted = true;
-          this.previous = "`";
           at = runEnd;
           continue;
         }
         const content = text.slice(runEnd, closer);
         const trusted = this.trustStructure && !this.paragraphTainted && !escapedOpener && !this.wordHasColon && !this.linePipe && !content.includes("|");
-        if (!trusted) this.paragraphTainted = true;
-        out += text.slice(at, runEnd) + (trusted ? content : this.neutralizeCode(content, runEnd)) + text.slice(closer, closer + length);
-        for (const seen of content) this.see(seen);
+        if (!trusted) {
+          this.paragraphTainted = true;
+          out += text.slice(copied, runEnd) + this.neutralizeCode(content, runEnd);
+          copied = closer;
+        }
+        for (let index = runEnd; index < closer; index++) this.see(text.charCodeAt(index));
         // A backslash at the end of a code span is code: it escapes nothing after the span.
         this.backslashes = 0;
-        this.previous = "`";
+        this.previous = BACKTICK;
         at = closer + length;
         continue;
       }
-      if (char === "<") {
+      if (code === LESS_THAN) {
+        out += text.slice(copied, at);
+        copied = at + 1;
         if (this.unsureHere()) {
           out += "<\u2060";
           this.shift(at, 1);
@@ -173,39 +188,59 @@ export class MarkdownHtmlEscaper {
           out += "&lt;";
           this.shift(at, 3);
         }
-      } else if (char === "!") {
+      } else if (code === BANG) {
         if (at + 1 === text.length && !complete) break; // is it an image?
-        if (text[at + 1] !== "[") {
-          out += "!";
-        } else if (this.unsureHere()) {
-          out += "!\u2060";
-          this.shift(at, 1);
-        } else {
-          out += "\\!";
-          this.shift(at - 1, 1);
+        if (text.charCodeAt(at + 1) === OPEN_BRACKET) {
+          out += text.slice(copied, at);
+          copied = at + 1;
+          if (this.unsureHere()) {
+            out += "!\u2060";
+            this.shift(at, 1);
+          } else {
+            out += "\\!";
+            this.shift(at - 1, 1);
+          }
         }
-      } else {
-        out += char;
       }
-      this.see(char);
+      this.see(code);
       at += 1;
     }
-    this.lineParts.push(text.slice(0, at));
-    this.pending = text.slice(at);
-    this.consumed += at;
+    out += text.slice(copied, at);
+    this.take(text, at);
     this.closerSearchFrom = heldOpenerSearch;
     return out;
   }
 
+  /** Moves the first `length` characters of `text` (the pending input) into the decided line. */
+  private take(text: string, length: number): void {
+    this.lineParts.push(length === text.length ? text : text.slice(0, length));
+    this.pending = length === text.length ? "" : text.slice(length);
+    this.consumed += length;
+  }
+
   /** Follows what bears on how markdown-it reads a backtick later in the paragraph. */
-  private see(char: string): void {
-    if (char === "|") this.linePipe = true;
-    if (this.previous === "]" && (char === "(" || char === ":")) this.paragraphTainted = true; // a link destination or a definition
-    if (this.previous === "=" && char === "=") this.paragraphTainted = true; // Carbon's ==highlight== ignores code spans
-    if (char === ":") this.wordHasColon = true; // a linkified URL could swallow a backtick
-    else if (char === " " || char === "\t") this.wordHasColon = false;
-    this.backslashes = char === "\\" ? this.backslashes + 1 : 0;
-    this.previous = char;
+  private see(code: number): void {
+    switch (code) {
+      case PIPE:
+        this.linePipe = true;
+        break;
+      case OPEN_PAREN:
+        if (this.previous === CLOSE_BRACKET) this.paragraphTainted = true; // a link destination
+        break;
+      case COLON:
+        if (this.previous === CLOSE_BRACKET) this.paragraphTainted = true; // a link definition
+        this.wordHasColon = true; // a linkified URL could swallow a backtick
+        break;
+      case EQUALS:
+        if (this.previous === EQUALS) this.paragraphTainted = true; // Carbon's ==highlight== ignores code spans
+        break;
+      case SPACE:
+      case TAB:
+        this.wordHasColon = false;
+        break;
+    }
+    this.backslashes = code === BACKSLASH ? this.backslashes + 1 : 0;
+    this.previous = code;
   }
 
   /** The start of the first run of exactly `length` backticks after `runEnd`; -1 when the line has none; undefined when it may yet come. */
@@ -258,7 +293,7 @@ export class MarkdownHtmlEscaper {
     this.backslashes = 0;
     this.wordHasColon = false;
     this.linePipe = false;
-    this.previous = "";
+    this.previous = 0;
     this.closerSearchFrom = 0;
     return terminator;
   }
