@@ -1,5 +1,8 @@
 const [TAB, SPACE, BANG, OPEN_PAREN, COLON, LESS_THAN, EQUALS, OPEN_BRACKET, BACKSLASH, CLOSE_BRACKET, BACKTICK, PIPE] = [..."\t !(:<=[\\]`|"].map((char) => char.charCodeAt(0));
 
+/** The characters the scan acts on or remembers, but for spaces and tabs. */
+const MAY_MATTER = /[`<!|(:=\\\]]/;
+
 /** Characters of container markers and indentation at the start of a line: spaces, tabs, `>`, list markers. */
 const isLinePrefix = (code: number) => code === SPACE || code === TAB || (code >= 48 && code <= 57) || ">-+*.)".includes(String.fromCharCode(code));
 
@@ -121,8 +124,17 @@ export class MarkdownHtmlEscaper {
   /** Decides as much of `pending` as it can; `complete` when its line has ended. */
   private scan(complete: boolean): string {
     const text = this.pending;
+    if (text === "") return "";
     if (this.fence) {
       // Inside a fenced code block we can place: everything is code.
+      this.take(text, text.length);
+      return text;
+    }
+    if (this.prefixDone && !MAY_MATTER.test(text)) {
+      // Most deltas: nothing to change, and only this to remember.
+      if (text.includes(" ") || text.includes("\t")) this.wordHasColon = false;
+      this.backslashes = 0;
+      this.previous = text.charCodeAt(text.length - 1);
       this.take(text, text.length);
       return text;
     }

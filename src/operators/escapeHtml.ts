@@ -60,8 +60,11 @@ export function escapeHtml(): MonoTypeOperatorFunction<PipelineElement> {
               if (typeof item.text !== "string" || !JOINED_TEXT_TYPES.has(item.response_type)) return out.next(element);
               let open = streaming.get(itemId);
               if (!open) streaming.set(itemId, (open = { responseType: item.response_type, escaper: new MarkdownHtmlEscaper(item.response_type === "text") }));
+              const text = open.escaper.push(item.text);
+              // Most deltas have nothing to escape: pass them on as they are.
+              if (text === item.text) return out.next(element);
               const escaped = Object.assign({}, item);
-              escaped.text = open.escaper.push(item.text);
+              escaped.text = text;
               return out.next({ kind: "item.delta", itemId, item: escaped });
             }
             case "item.complete":
