@@ -5,9 +5,8 @@ import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { startWebDemo, type WebDemo } from "../../examples/web/serve";
-import { launchChromium, openChatPage, PAGE_OPTIONS } from "./browser";
+import type { Page } from "playwright-core";
+import { useBrowserDemo } from "./browser";
 
 /**
  * Issue 19's payloads, streamed by a real AG-UI endpoint through the demo page
@@ -53,9 +52,6 @@ describe("agent output cannot run script in the page (Chromium, real Carbon 1.9.
   const otherRequests: string[] = [];
   let otherUrl: string;
   let agent: ScriptedAgent;
-  let demo: WebDemo;
-  let browser: Browser;
-  const pages: Page[] = [];
 
   beforeAll(async () => {
     other = createServer((request, response) => {
@@ -77,37 +73,30 @@ describe("agent output cannot run script in the page (Chromium, real Carbon 1.9.
       sse.send(ev.runFinished({ threadId: input.threadId, runId: input.runId }));
       sse.end();
     });
-    demo = await startWebDemo(agent.url);
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await Promise.all(pages.splice(0).map((page) => page.close()));
   });
   afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
     await agent?.close();
     other?.closeAllConnections();
     await new Promise<void>((resolve) => (other ? other.close(() => resolve()) : resolve()));
   });
+  const demo = useBrowserDemo(() => agent.url);
 
   /** A page whose `pwned(name)` records what ran, and which records navigations and pop-ups. */
   async function open(query = "") {
-    const page = await browser.newPage(PAGE_OPTIONS);
-    pages.push(page);
-    await page.addInitScript(() => {
-      const ran: string[] = [];
-      Object.assign(window, { ran, pwned: (what: string) => ran.push(what) });
-    });
     const navigations: string[] = [];
     const popups: string[] = [];
-    page.on("framenavigated", (frame) => {
-      if (frame === page.mainFrame()) navigations.push(frame.url());
+    const chat = await demo.open(query, async (page) => {
+      await page.addInitScript(() => {
+        const ran: string[] = [];
+        Object.assign(window, { ran, pwned: (what: string) => ran.push(what) });
+      });
+      page.on("framenavigated", (frame) => {
+        if (frame === page.mainFrame()) navigations.push(frame.url());
+      });
+      page.on("popup", (popup) => popups.push(popup.url()));
     });
-    page.on("popup", (popup) => popups.push(popup.url()));
-    const chat = await openChatPage(page, `${demo.url}${query}`);
     navigations.length = 0;
-    const ran = () => page.evaluate(() => (window as unknown as { ran: string[] }).ran);
+    const ran = () => chat.page.evaluate(() => (window as unknown as { ran: string[] }).ran);
     return { ...chat, navigations, popups, ran };
   }
 

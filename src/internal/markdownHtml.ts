@@ -190,29 +190,10 @@ export class MarkdownHtmlEscaper {
         at = closer + length;
         continue;
       }
-      if (code === LESS_THAN) {
-        out += text.slice(copied, at);
+      if (code === BANG && at + 1 === text.length && !complete) break; // is it an image?
+      if (code === LESS_THAN || (code === BANG && text.charCodeAt(at + 1) === OPEN_BRACKET)) {
+        out += text.slice(copied, at) + this.replacement(at, code);
         copied = at + 1;
-        if (this.unsureHere()) {
-          out += "<\u2060";
-          this.shift(at, 1);
-        } else {
-          out += "&lt;";
-          this.shift(at, 3);
-        }
-      } else if (code === BANG) {
-        if (at + 1 === text.length && !complete) break; // is it an image?
-        if (text.charCodeAt(at + 1) === OPEN_BRACKET) {
-          out += text.slice(copied, at);
-          copied = at + 1;
-          if (this.unsureHere()) {
-            out += "!\u2060";
-            this.shift(at, 1);
-          } else {
-            out += "\\!";
-            this.shift(at - 1, 1);
-          }
-        }
       }
       this.see(code);
       at += 1;
@@ -221,6 +202,20 @@ export class MarkdownHtmlEscaper {
     this.take(text, at);
     this.closerSearchFrom = heldOpenerSearch;
     return out;
+  }
+
+  /** What `<`, or the `!` of `![`, at `at` becomes: inert with a word joiner where unsure, else an entity or a backslash escape. */
+  private replacement(at: number, code: number): string {
+    if (this.unsureHere()) {
+      this.shift(at, 1);
+      return code === LESS_THAN ? "<\u2060" : "!\u2060";
+    }
+    if (code === LESS_THAN) {
+      this.shift(at, 3);
+      return "&lt;";
+    }
+    this.shift(at - 1, 1);
+    return "\\!";
   }
 
   /** Moves the first `length` characters of `text` (the pending input) into the decided line. */
