@@ -95,17 +95,19 @@ describe("escapeHtml", () => {
     expect(liveHtml(`${escaped.text.slice(0, start)}==${escaped.text.slice(start, end)}==${escaped.text.slice(end)}`)).toEqual([]);
   });
 
-  it("escapes reasoning as it grows and chain-of-thought markdown, leaving JSON tool data to Carbon's code blocks", () => {
+  it("escapes reasoning as it grows (and afresh when replaced) and chain-of-thought markdown, leaving JSON tool data to Carbon's code blocks", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-a-b-c-|", {
+      const source = cold("-a-b-c-d-|", {
         a: options({ reasoning: { steps: [{ title: "Reasoning", content: "<img sr" }] } }),
         b: options({ reasoning: { steps: [{ title: "Reasoning", content: "<img src=x onerror=alert(1)> `<i" }] } }),
         c: options({ chain_of_thought: [{ tool_name: "fetch", description: "<b>d</b>", request: { args: '{"q":"<b>"}' }, response: { content: "<svg onload=alert(1)>" } }] }),
+        d: options({ reasoning: { steps: [{ title: "Reasoning", content: "Replaced <i>" }] } }),
       });
-      expectObservable(source.pipe(escapeHtml())).toBe("-a-b-c-|", {
+      expectObservable(source.pipe(escapeHtml())).toBe("-a-b-c-d-|", {
         a: options({ reasoning: { steps: [{ title: "Reasoning", content: "&lt;img sr" }] } }),
         b: options({ reasoning: { steps: [{ title: "Reasoning", content: "&lt;img src=x onerror=alert(1)> `<\u2060i" }] } }),
         c: options({ chain_of_thought: [{ tool_name: "fetch", description: "&lt;b>d&lt;/b>", request: { args: '{"q":"<b>"}' }, response: { content: "&lt;svg onload=alert(1)>" } }] }),
+        d: options({ reasoning: { steps: [{ title: "Reasoning", content: "Replaced &lt;i>" }] } }),
       });
     });
   });

@@ -41,7 +41,8 @@ export function escapeHtml(): MonoTypeOperatorFunction<PipelineElement> {
       };
       const escapeGrowing = (key: number | "content", content: string) => {
         let growing = reasoning.get(key);
-        if (!growing || !content.startsWith(growing.input)) reasoning.set(key, (growing = new GrowingText()));
+        // A step's content only grows; anything else starts over. (The same string, for steps that did not change, is found at once.)
+        if (!growing || (content !== growing.input && !content.startsWith(growing.input))) reasoning.set(key, (growing = new GrowingText()));
         return growing.escape(content);
       };
       const escapeReasoning = (value: CarbonReasoningSteps) =>
@@ -99,6 +100,7 @@ class GrowingText {
   private output = "";
 
   escape(content: string): string {
+    if (content === this.input) return this.output + this.escaper.peekPending();
     if (content.length > this.input.length) {
       this.output += this.escaper.push(content.slice(this.input.length));
       this.input = content;
