@@ -24,6 +24,7 @@ const textPayloads = (other: string) => [
   `<form action="${other}/form"><input name="q" value="secret"><button>Send the form</button></form>`,
   `<img src="${other}/pixel.png">`,
   `![tracking pixel](${other}/markdown-pixel.png)`,
+  `[open me](https://example.com/){{target="_top"}}`,
   "Code stays code: `<b>bold?</b>` and\n\n```html\n<img src=x onerror=\"pwned('code block')\">\n```\n",
 ];
 
@@ -65,7 +66,7 @@ describe("agent output cannot run script in the page (Chromium, real Carbon 1.9.
       const asked = String((input.messages.at(-1) as { content?: unknown } | undefined)?.content ?? "");
       sse.send(ev.runStarted(input.runId, input.threadId));
       if (asked === "control") {
-        answer(sse, "control", `<img src=x onerror="pwned('control')">`);
+        answer(sse, "control", `<img src=x onerror="pwned('control')"> [open me](https://example.com/){{target="_top"}}`);
       } else {
         textPayloads(otherUrl).forEach((payload, index) => answer(sse, `payload-${index}`, payload));
         sse.send(ev.carbonItems(...(itemPayloads(otherUrl) as Parameters<typeof ev.carbonItems>)));
@@ -107,6 +108,8 @@ describe("agent output cannot run script in the page (Chromium, real Carbon 1.9.
     await send("control");
     await page.waitForFunction(() => (window as unknown as { ran: string[] }).ran.length > 0, undefined, { timeout: 10_000 });
     expectPage(await ran()).toEqual(["control"]);
+    // Carbon's {{…}} attributes: this link would replace the page when clicked.
+    expectPage(await messages(page).getByRole("link", { name: "open me" }).getAttribute("target")).toBe("_top");
   });
 
   it("shows every payload as text: nothing runs, navigates or fetches from another origin; safe items and code still render", async () => {
@@ -136,6 +139,7 @@ describe("agent output cannot run script in the page (Chromium, real Carbon 1.9.
     await messages(page).getByText("A safe card", { exact: false }).first().waitFor();
     await messages(page).locator("code", { hasText: "<b>bold?</b>" }).waitFor();
     await messages(page).getByRole("link", { name: "tracking pixel" }).waitFor();
+    expectPage(await messages(page).getByRole("link", { name: "open me" }).getAttribute("target")).toBe("_blank");
     expectPage(await page.locator("cds-aichat-code-snippet").last().evaluate((snippet) => (snippet as unknown as { code: string }).code)).toBe(`<img src=x onerror="pwned('code block')">\n`);
 
     const screenshots = join(__dirname, "../../docs/screenshots");

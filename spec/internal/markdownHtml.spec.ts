@@ -25,6 +25,7 @@ export const PAYLOADS = {
   "code span over two lines": "`a\n`<img src=x onerror=alert(1)>`",
   "fence in a list item, left by the next line": "- a\n  ```\n<img src=x onerror=alert(1)>",
   "fence closed by an indented fence we do not place": " ```\nfoo\n```\n<img src=x onerror=alert(1)>\n```",
+  "link attributes": '[open me](https://example.test/){{target="_top"}}',
   "fence closed by a CR": "```\n<b>\n```\r<img src=x onerror=alert(1)>",
 };
 
@@ -53,6 +54,14 @@ describe("escapeMarkdownHtml", () => {
   it("shows `<` and images as text around code", () => {
     expect(escapeMarkdownHtml("<b>bold?</b> `<b>` ![cat](https://example.test/cat.png)")).toBe("&lt;b>bold?&lt;/b> `<b>` \\![cat](https://example.test/cat.png)");
     expect(render.render(escapeMarkdownHtml("![cat](https://example.test/cat.png)"))).toBe('<p>!<a href="https://example.test/cat.png">cat</a></p>\n');
+  });
+
+  it("makes Carbon's {{attribute}} syntax (a link's target, a class, an id) inert outside code, invisibly, and keeps it in code", () => {
+    const link = '[open me](https://example.test/){{target="_top"}}';
+    expect(escapeMarkdownHtml(link)).toBe('[open me](https://example.test/){\u2060{target="_top"}}');
+    expect(escapeMarkdownHtml("`{{x}}`\n```\n{{y}}\n```")).toBe("`{{x}}`\n```\n{{y}}\n```");
+    const escaper = new MarkdownHtmlEscaper();
+    expect(escaper.push("a {") + escaper.push("{b}}") + escaper.end()).toBe("a {\u2060{b}}");
   });
 
   it("gives the same output however the text is split into deltas, and every prefix is safe", () => {

@@ -1,7 +1,9 @@
-const [TAB, SPACE, BANG, OPEN_PAREN, COLON, LESS_THAN, EQUALS, OPEN_BRACKET, BACKSLASH, CLOSE_BRACKET, BACKTICK, PIPE] = [..."\t !(:<=[\\]`|"].map((char) => char.charCodeAt(0));
+const [TAB, SPACE, BANG, OPEN_PAREN, COLON, LESS_THAN, EQUALS, OPEN_BRACKET, BACKSLASH, CLOSE_BRACKET, BACKTICK, OPEN_BRACE, PIPE] = [..."\t !(:<=[\\]`{|"].map((char) =>
+  char.charCodeAt(0),
+);
 
 /** The characters the scan acts on or remembers, but for spaces and tabs. */
-const MAY_MATTER = /[`<!|(:=\\\]]/;
+const MAY_MATTER = /[`<!{|(:=\\\]]/;
 
 /** Characters of container markers and indentation at the start of a line: spaces, tabs, `>`, list markers. */
 const isLinePrefix = (code: number) => code === SPACE || code === TAB || (code >= 48 && code <= 57) || ">-+*.)".includes(String.fromCharCode(code));
@@ -15,8 +17,10 @@ const isLinePrefix = (code: number) => code === SPACE || code === TAB || (code >
  * HTML block) where there is a literal `<`, and a markdown image only at a
  * literal `![`. So, outside code, every `<` becomes `&lt;` (which markdown-it
  * decodes to a `<` shown as text) and every `![` becomes `\![` (a `!`, then a
- * link). `&` is left alone: markdown-it decodes entities into text, never
- * into HTML, so "AT&T" and `&amp;` read as before.
+ * link), and `{{` — Carbon's syntax for attributes such as a link's
+ * `target` — gets an invisible word joiner between its braces. `&` is left
+ * alone: markdown-it decodes entities into text, never into HTML, so "AT&T"
+ * and `&amp;` read as before.
  *
  * Code renders literally, so a `&lt;` there would show as such: `<` in code is
  * left as it was — in fenced code blocks that start at the left margin, and in
@@ -190,8 +194,8 @@ export class MarkdownHtmlEscaper {
         at = closer + length;
         continue;
       }
-      if (code === BANG && at + 1 === text.length && !complete) break; // is it an image?
-      if (code === LESS_THAN || (code === BANG && text.charCodeAt(at + 1) === OPEN_BRACKET)) {
+      if ((code === BANG || code === OPEN_BRACE) && at + 1 === text.length && !complete) break; // an image? attributes?
+      if (code === LESS_THAN || (code === BANG && text.charCodeAt(at + 1) === OPEN_BRACKET) || (code === OPEN_BRACE && text.charCodeAt(at + 1) === OPEN_BRACE)) {
         out += text.slice(copied, at) + this.replacement(at, code);
         copied = at + 1;
       }
@@ -204,8 +208,15 @@ export class MarkdownHtmlEscaper {
     return out;
   }
 
-  /** What `<`, or the `!` of `![`, at `at` becomes: inert with a word joiner where unsure, else an entity or a backslash escape. */
+  /**
+   * What `<`, the `!` of `![` or the first `{` of `{{` at `at` becomes: inert with a word joiner where unsure (and
+   * always for `{{`, Carbon's attribute syntax, which a backslash does not stop), else an entity or a backslash escape.
+   */
   private replacement(at: number, code: number): string {
+    if (code === OPEN_BRACE) {
+      this.shift(at, 1);
+      return "{\u2060";
+    }
     if (this.unsureHere()) {
       this.shift(at, 1);
       return code === LESS_THAN ? "<\u2060" : "!\u2060";
@@ -273,6 +284,7 @@ export class MarkdownHtmlEscaper {
     if (this.shifts) {
       for (let index = content.indexOf("<"); index >= 0; index = content.indexOf("<", index + 1)) this.shift(offset + index, 1);
       for (let index = content.indexOf("!["); index >= 0; index = content.indexOf("![", index + 1)) this.shift(offset + index, 1);
+      for (let index = content.indexOf("{{"); index >= 0; index = content.indexOf("{{", index + 1)) this.shift(offset + index, 1);
     }
     return neutralizeAnywhere(content);
   }
@@ -315,9 +327,9 @@ function closingFence(line: string, fence: { marker: string; length: number }): 
   return columns < 4 && /^[ \t]*$/.test(match[3]!) ? "yes" : "maybe";
 }
 
-/** Text that may be code or prose: `<` and `![` made inert with an invisible word joiner, which displays the same in both. */
+/** Text that may be code or prose: `<`, `![` and `{{` made inert with an invisible word joiner, which displays the same in both. */
 export function neutralizeAnywhere(text: string): string {
-  return text.replace(/</g, "<\u2060").replace(/!\[/g, "!\u2060[");
+  return text.replace(/</g, "<\u2060").replace(/!\[/g, "!\u2060[").replace(/\{(?=\{)/g, "{\u2060");
 }
 
 /** `text` with its HTML made to display as text (see `MarkdownHtmlEscaper`). */

@@ -15,8 +15,9 @@ import { createOperator } from "../internal/operator";
  * panels, reasoning, and chain-of-thought descriptions and tool input and
  * output — and never on the history, which keeps what the agent said.
  *
- * Outside code, `<` becomes `&lt;` and a markdown image `![alt](url)` a link
- * after a `!` (no remote image is fetched unasked); code blocks and code spans
+ * Outside code, `<` becomes `&lt;`, a markdown image `![alt](url)` a link
+ * after a `!` (no remote image is fetched unasked), and Carbon's `{{…}}`
+ * attribute syntax (a link's `target`) is made inert; code blocks and code spans
  * stay exactly as they were (see `escapeMarkdownHtml`). A `<` or a `!` at the
  * end of a delta may wait for the next one; what waits goes out before the
  * item completes or the turn ends.
