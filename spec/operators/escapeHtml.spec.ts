@@ -54,34 +54,23 @@ describe("escapeHtml", () => {
 
   it("escapes the markdown fields of items, nested ones too, and leaves other fields and user_defined items alone", () => {
     const html = "<img src=x onerror=alert(1)>";
-    const escaped = "&lt;img src=x onerror=alert(1)>";
-    const card: CarbonItem = {
+    /** A card whose markdown fields hold `markdown`, and whose plain-text fields and user_defined data hold the raw HTML. */
+    const card = (markdown: string): CarbonItem => ({
       response_type: "card",
       body: [
-        { response_type: "text", text: html },
-        { response_type: "option", title: html, description: html, options: [{ label: html, value: { input: { text: "a" } } }] },
-        { response_type: "grid", columns: [{ width: "1" }], rows: [{ cells: [{ items: [{ response_type: "carousel", items: [{ response_type: "text", text: html }] }] }] }] },
-        { response_type: "audio", source: "https://e.test/a.mp3", title: html, file_accessibility: { transcript: { text: html } } },
+        { response_type: "text", text: markdown },
+        { response_type: "option", title: markdown, description: markdown, options: [{ label: html, value: { input: { text: "a" } } }] },
+        { response_type: "grid", columns: [{ width: "1" }], rows: [{ cells: [{ items: [{ response_type: "carousel", items: [{ response_type: "text", text: markdown }] }] }] }] },
+        { response_type: "audio", source: "https://e.test/a.mp3", title: html, file_accessibility: { transcript: { text: markdown } } },
         { response_type: "user_defined", user_defined: { html } },
       ],
-      footer: [{ response_type: "button", button_type: "show_panel", label: html, panel: { body: [{ response_type: "text", text: html }] }, message_item_options: { feedback: { disclaimer: html } } }],
-    };
+      footer: [{ response_type: "button", button_type: "show_panel", label: html, panel: { body: [{ response_type: "text", text: markdown }] }, message_item_options: { feedback: { disclaimer: markdown } } }],
+    });
+    const given = card(html);
     const result: PipelineElement[] = [];
-    escapeHtml()(from([complete("c1", card)])).subscribe((element) => result.push(element));
-    expect(result).toEqual([
-      complete("c1", {
-        response_type: "card",
-        body: [
-          { response_type: "text", text: escaped },
-          { response_type: "option", title: escaped, description: escaped, options: [{ label: html, value: { input: { text: "a" } } }] },
-          { response_type: "grid", columns: [{ width: "1" }], rows: [{ cells: [{ items: [{ response_type: "carousel", items: [{ response_type: "text", text: escaped }] }] }] }] },
-          { response_type: "audio", source: "https://e.test/a.mp3", title: html, file_accessibility: { transcript: { text: escaped } } },
-          { response_type: "user_defined", user_defined: { html } },
-        ],
-        footer: [{ response_type: "button", button_type: "show_panel", label: html, panel: { body: [{ response_type: "text", text: escaped }] }, message_item_options: { feedback: { disclaimer: escaped } } }],
-      }),
-    ]);
-    expect(JSON.stringify(card)).not.toContain("&lt;");
+    escapeHtml()(from([complete("c1", given)])).subscribe((element) => result.push(element));
+    expect(result).toEqual([complete("c1", card("&lt;img src=x onerror=alert(1)>"))]);
+    expect(given).toEqual(card(html));
   });
 
   it("keeps a conversational_search text safe from the ==highlights== Carbon inserts for citations, and moves the citation ranges with the text", () => {
