@@ -101,6 +101,7 @@ async function main() {
   });
   const pipeline = await timeIt(() => drain(from(events).pipe(agUiToCarbon())));
   const unvalidated = await timeIt(() => drain(from(events).pipe(agUiToCarbon({ validate: false }))));
+  const unescaped = await timeIt(() => drain(from(events).pipe(agUiToCarbon({ html: true }))));
   const validation = await timeIt(() => drain(from(events).pipe(validateEvents())));
   const client = await timeIt(() => drain(from(events).pipe(transformChunks(), verifyEvents())));
   const pipelineOnChunks = await timeIt(() => drain(from(chunkEvents).pipe(agUiToCarbon())));
@@ -111,6 +112,7 @@ async function main() {
   row("agUiToCarbon()", pipeline);
   row("  of which validateEvents() alone", validation);
   row("agUiToCarbon({ validate: false })", unvalidated);
+  row("agUiToCarbon({ html: true }) (no escapeHtml())", unescaped);
   row("@ag-ui/client transformChunks()+verifyEvents()", client);
   row("agUiToCarbon(), same run as TEXT_MESSAGE_CHUNKs", pipelineOnChunks);
   console.log(`\ntarget: agUiToCarbon() within 3× the floor: ${pipeline <= 3 * floor ? "met" : "NOT met"} (${(pipeline / floor).toFixed(2)}×)`);

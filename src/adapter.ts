@@ -46,6 +46,9 @@ export interface CarbonAgUiAdapterOptions
     | "detectClarification"
     | "onClarification"
     | "describeError"
+    | "html"
+    | "allowHttp"
+    | "allowUrl"
   > {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
@@ -494,6 +497,9 @@ export class CarbonAgUiAdapter {
         },
         ...(detectClarification && { detectClarification }),
         ...(onClarification && { onClarification }),
+        ...(this.options.html !== undefined && { html: this.options.html }),
+        ...(this.options.allowHttp !== undefined && { allowHttp: this.options.allowHttp }),
+        ...(this.options.allowUrl && { allowUrl: this.options.allowUrl }),
         describeError: (error) => {
           const reason = describe?.(error);
           if (reason && typeof error === "object" && error !== null) this.shownErrors.add(error);

@@ -7,7 +7,7 @@ export { textMessages } from "./operators/textMessages";
 export { reasoningSteps } from "./operators/reasoningSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/toolCallSteps";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/carbonItems";
-export { carbonItemProblems, CARBON_RESPONSE_TYPES } from "./itemAllowlist";
+export { carbonItemProblems, CARBON_RESPONSE_TYPES, type UrlContext, type UrlPolicy } from "./itemAllowlist";
 export { runOutcome, type RunOutcomeOptions } from "./operators/runOutcome";
 export { interruptCards } from "./operators/interruptCards";
 export { clarification, type ClarificationOptions } from "./operators/clarification";
@@ -18,6 +18,7 @@ export { trackHistory } from "./operators/trackHistory";
 export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 export { coalesceDeltas, type AdaptiveWindow } from "./operators/coalesceDeltas";
+export { escapeHtml } from "./operators/escapeHtml";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";

@@ -18,13 +18,17 @@ export interface ChatPage {
 
 const SCREENSHOTS = join(__dirname, "../../.tmp/screenshots");
 
-/** The demo server and one Chromium for a spec file; a fresh page per test (`query` is added to the URL), closed after it whatever happened. */
-export function useBrowserDemo(): { open(query?: string): Promise<ChatPage> } {
+/**
+ * The demo server and one Chromium for a spec file; a fresh page per test (`query` is added to the URL, `prepare` runs
+ * before it loads), closed after it whatever happened. `agentUrl`, read once the spec's earlier `beforeAll`s ran, points
+ * the page at another AG-UI endpoint than the demo's scripted agent.
+ */
+export function useBrowserDemo(agentUrl?: () => string): { open(query?: string, prepare?: (page: Page) => Promise<void>): Promise<ChatPage>; readonly url: string } {
   let demo: WebDemo;
   let browser: Browser;
   const pages: Page[] = [];
   beforeAll(async () => {
-    demo = await startWebDemo();
+    demo = await startWebDemo(agentUrl?.());
     browser = await launchChromium();
   });
   afterEach(async () => {
@@ -35,10 +39,14 @@ export function useBrowserDemo(): { open(query?: string): Promise<ChatPage> } {
     await demo?.close();
   });
   return {
-    async open(query = "") {
+    async open(query = "", prepare) {
       const page = await browser.newPage(PAGE_OPTIONS);
       pages.push(page);
+      await prepare?.(page);
       return openChatPage(page, `${demo.url}${query}`);
+    },
+    get url() {
+      return demo.url;
     },
   };
 }

@@ -41,6 +41,28 @@ describe("agUiToCarbon", () => {
     expect(conversation.messages[0]?.content).toBe("mail [email]");
   });
 
+  it("shows the agent's HTML as text and refuses items with unsafe URLs by default; html: true lets the HTML through as it is", () => {
+    const html = "<img src=x onerror=alert(1)>";
+    const events = { ...turn, a: ev.text("m1", html), c: ev.custom("carbon.item", { response_type: "button", button_type: "url", label: "Go", url: "javascript:alert(1)" }) };
+    const invalid: string[][] = [];
+    const onInvalidItem = (_item: unknown, error: { problems: string[] }) => void invalid.push(error.problems);
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("R-S-a-E-c-F-|", events).pipe(agUiToCarbon({ responseId: "r1", onInvalidItem }))).toBe("----p-C---(f|)", {
+        p: carbon.partialText("r1", "m1", "&lt;img src=x onerror=alert(1)>"),
+        C: carbon.completeText("r1", "m1", "&lt;img src=x onerror=alert(1)>"),
+        f: carbon.final("r1", [carbon.textItem("m1", "&lt;img src=x onerror=alert(1)>")]),
+      });
+    });
+    expect(invalid).toEqual([["item.url: javascript: URLs are not allowed (only https:)"]]);
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("R-S-a-E-F-|", events).pipe(agUiToCarbon({ responseId: "r1", html: true }))).toBe("----p-C-(f|)", {
+        p: carbon.partialText("r1", "m1", html),
+        C: carbon.completeText("r1", "m1", html),
+        f: carbon.final("r1", [carbon.textItem("m1", html)]),
+      });
+    });
+  });
+
   it("can be assembled by hand from the exported operators, with your own among them", () => {
     const { expandChunks, verifySequence, textMessages, runOutcome, toStreamChunks } = pieces;
     const shout = map((element: PipelineElement): PipelineElement =>

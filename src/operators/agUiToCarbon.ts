@@ -8,6 +8,7 @@ import { activities, type ActivitiesOptions } from "./activities";
 import { carbonItems } from "./carbonItems";
 import { clarification, type ClarificationOptions } from "./clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./coalesceDeltas";
+import { escapeHtml } from "./escapeHtml";
 import { interruptCards } from "./interruptCards";
 import { expandChunks } from "./expandChunks";
 import { messagesSnapshot } from "./messagesSnapshot";
@@ -59,6 +60,13 @@ export interface AgUiToCarbonOptions
    * chunk per delta.
    */
   coalesce?: boolean | CoalesceOptions;
+  /**
+   * Let HTML in the agent's markdown through to Carbon as it is: only for an
+   * agent you trust as you trust your own page (Carbon renders it raw unless
+   * its `shouldSanitizeHTML` is set, see docs/security.md). Default `false`:
+   * it displays as text, and markdown images as links (`escapeHtml()`).
+   */
+  html?: boolean;
 }
 
 export interface CoalesceOptions {
@@ -82,7 +90,7 @@ export interface CoalesceOptions {
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → toStreamChunks → coalesceDeltas`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → escapeHtml → toStreamChunks → coalesceDeltas`
  *
  * ```
  * source: --R--S--a--b--E---F|     R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -90,9 +98,9 @@ export interface CoalesceOptions {
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false } =
     options;
-  const itemOptions = onInvalidItem ? { onInvalidItem } : {};
+  const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
   const warningOptions = onWarning ? { onWarning } : {};
   const stages = (conversation: Conversation): OperatorFunction<never, unknown>[] => [
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
@@ -112,6 +120,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     trackHistory(conversation),
     messagesSnapshot(conversation),
+    ...(html ? [] : [escapeHtml()]),
     toStreamChunks(options),
     ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),
   ];

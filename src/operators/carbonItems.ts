@@ -4,10 +4,10 @@ import { AgUiInvalidItemError } from "../errors";
 import { isEventOfType, type PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
 import { warnSkippedItem } from "../internal/warnings";
-import { carbonItemProblems } from "../itemAllowlist";
+import { carbonItemProblems, type UrlPolicy } from "../itemAllowlist";
 import type { CarbonItem } from "../carbon";
 
-export interface CarbonItemsOptions {
+export interface CarbonItemsOptions extends UrlPolicy {
   /** Called with each item Carbon could not render; it is skipped. Default: `console.warn`. A throw fails the turn. */
   onInvalidItem?: (item: unknown, error: AgUiInvalidItemError) => void;
 }
@@ -20,8 +20,10 @@ export const CARBON_ITEMS_EVENT = "carbon.items";
  * The generative-UI seam: a CUSTOM event named `carbon.item` (one item) or
  * `carbon.items` (an array) becomes native Carbon items, each an
  * `item.complete`. Items must be ones Carbon 1.9.1 renders — a known
- * `response_type` with that type's required fields (see `carbonItemProblems`);
- * anything else goes to `onInvalidItem` and is skipped. An item keeps its own
+ * `response_type` with that type's required fields — and every URL in them,
+ * nested ones too, must pass the URL policy (by default, absolute `https:`;
+ * see `carbonItemProblems`); anything else goes to `onInvalidItem` and is
+ * skipped. An item keeps its own
  * `streaming_metadata.id`, or gets `carbon-item-1`, `carbon-item-2`, … in
  * the turn. Other CUSTOM events pass through.
  *
@@ -31,11 +33,11 @@ export const CARBON_ITEMS_EVENT = "carbon.items";
  * ```
  */
 export function carbonItems(options: CarbonItemsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onInvalidItem = warnSkippedItem } = options;
+  const { onInvalidItem = warnSkippedItem, ...policy } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     let unnamed = 0;
     const emit = (item: unknown) => {
-      const problems = carbonItemProblems(item);
+      const problems = carbonItemProblems(item, "item", policy);
       if (problems.length > 0) return onInvalidItem(item, new AgUiInvalidItemError(problems));
       const carbonItem = item as CarbonItem;
       out.next({ kind: "item.complete", itemId: carbonItem.streaming_metadata?.id ?? `carbon-item-${++unnamed}`, item: carbonItem });

@@ -71,7 +71,7 @@ interface CallInProgress {
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools = [] } = options;
+  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools = [], ...policy } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const calls = new Map<string, CallInProgress>();
     const toolCallsByMessage = new Map<string, ToolCall[]>();
@@ -84,7 +84,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
 
     const showToolCallItem = (toolCallId: string, item: CarbonItem | void | undefined) => {
       if (item === undefined) return;
-      const problems = carbonItemProblems(item);
+      const problems = carbonItemProblems(item, "item", policy);
       if (problems.length > 0) return onInvalidItem(item, new AgUiInvalidItemError(problems));
       out.next({ kind: "item.complete", itemId: item.streaming_metadata?.id ?? `tool-call-${toolCallId}`, item });
     };
