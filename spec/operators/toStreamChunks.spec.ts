@@ -83,6 +83,18 @@ describe("toStreamChunks", () => {
     });
   });
 
+  it("makes an agent's markup in the inline error inert: no image, no attributes", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const error = new AgUiRunError("See ![x](https://tracker.example/p.png) and [here](https://a.example){{target=_top}}");
+      const source = cold("-e-|", { e: instr.failed(error) });
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe(
+        "-(F#)",
+        { F: carbon.final(R, [carbon.inlineError("See !\u2060[x](https://tracker.example/p.png) and [here](https://a.example){\u2060{target=_top}}.")]) },
+        error,
+      );
+    });
+  });
+
   it("on a source error, sends the final response first, then the error", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-a-#", streamed, new Error("socket hang up"));

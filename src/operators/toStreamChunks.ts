@@ -12,6 +12,7 @@ import {
 import { describeError } from "../describeError";
 import type { PipelineElement, TurnEndInstruction } from "../instructions";
 import { randomId } from "../internal/ids";
+import { neutralizeAnywhere } from "../internal/markdownHtml";
 import { createOperator } from "../internal/operator";
 import { TextBuffer } from "../internal/textBuffer";
 
@@ -140,7 +141,9 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
       const reason = how === "failed" ? describe?.(error) : undefined;
       if (reason) {
         const cutShort = generic.some((item) => JOINED_TEXT_TYPES.has(item.response_type) && item.text !== "");
-        generic.push({ response_type: "inline_error", text: cutShort ? `This answer is incomplete. ${reason}` : reason, streaming_metadata: { id: ERROR_ITEM_ID } });
+        // Carbon renders the text as markdown without HTML; an agent's message in it must not become an image or a link attribute either.
+        const text = neutralizeAnywhere(cutShort ? `This answer is incomplete. ${reason}` : reason);
+        generic.push({ response_type: "inline_error", text, streaming_metadata: { id: ERROR_ITEM_ID } });
       }
       const response: CarbonMessageResponse = {
         id: responseId,
