@@ -1,0 +1,43 @@
+import { expect as expectPage } from "@jest/globals";
+import type { Browser, Page } from "playwright-core";
+import { serveFramework } from "../../examples/frameworks/serve";
+import { startWebDemo } from "../../examples/web/serve";
+import { launchChromium, openChatPage, PAGE_OPTIONS } from "./browser";
+
+const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
+
+// The demo page against real framework agents (scripted mock models), as `npm run demo:copilotkit` + `AGUI_URL=… npm run demo` serve them.
+describe.each(["copilotkit", "mastra"])("the demo page in Chromium against a real %s agent", (framework) => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
+  it("answers, runs a tool with its step in the chain of thought, and takes an approval through the decision card", async () => {
+    const agent = await serveFramework(framework);
+    const demo = await startWebDemo(agent.url);
+    const page = await browser.newPage(PAGE_OPTIONS);
+    try {
+      const { send, snapshot } = await openChatPage(page, demo.url);
+      await send("Hello there");
+      await messages(page).getByText("You said: Hello there").waitFor();
+      await send("What's the weather?");
+      await messages(page).getByText("Here is what I found").waitFor();
+      await messages(page).getByText("How did I get this answer?").first().waitFor();
+      await send("Please delete the temp files");
+      const approve = page.getByRole("button", { name: "Approve", exact: true });
+      await approve.waitFor();
+      expectPage(await page.locator(".cagr-decision-card .cagr-card-action").textContent()).toBe("Action: delete_files");
+      await snapshot(`${framework}-decision-card`);
+      await approve.click();
+      await page.locator(".cagr-decision-card .cagr-card-status", { hasText: "Approved." }).waitFor();
+      await send("Thanks");
+      await messages(page).getByText("You said: Thanks").waitFor();
+    } finally {
+      await page.close();
+      await demo.close();
+      await agent.close();
+    }
+  });
+});
