@@ -33,6 +33,7 @@ export {
   AgUiConnectionError,
   AgUiFrontendToolError,
   AgUiHttpError,
+  AgUiNotEventStreamError,
   AgUiInvalidEventError,
   AgUiInterruptError,
   AgUiInvalidItemError,
