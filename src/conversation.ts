@@ -182,11 +182,15 @@ export class Conversation {
     return this.activityMap;
   }
 
-  /** Sets an activity's content (ACTIVITY_SNAPSHOT); with `replace: false`, merges it into the content it had. */
+  /**
+   * Sets an activity (ACTIVITY_SNAPSHOT). With `replace: false` an existing
+   * activity is left as it is, type and content (AG-UI 1.0): the snapshot
+   * only creates one that does not exist yet.
+   */
   setActivity(messageId: string, activityType: string, content: Record<string, unknown>, replace = true): Activity {
     const existing = this.activityMap.get(messageId);
-    const merged = replace || !existing ? structuredClone(content) : { ...existing.content, ...structuredClone(content) };
-    return this.putActivity({ messageId, activityType, content: merged });
+    if (existing && !replace) return existing;
+    return this.putActivity({ messageId, activityType, content: structuredClone(content) });
   }
 
   /** Applies an RFC 6902 patch to an activity's content (ACTIVITY_DELTA), all or nothing; undefined when there is no such activity. */
