@@ -81,7 +81,7 @@ export function validateEvents(options: ValidateEventsOptions = {}): OperatorFun
       const type = typeof (event as { type?: unknown } | null)?.type === "string" ? (event as { type: string }).type : undefined;
       const withoutOutcome = withoutUnknownOutcome(event);
       if (withoutOutcome && EventSchemas.safeParse(withoutOutcome).success) {
-        const outcomeType = (event as { outcome: { type: string } }).outcome.type;
+        const outcomeType = (event as BaseEvent & { outcome: { type: string } }).outcome.type;
         onInvalidEvent(event, new AgUiInvalidEventError(type, [`outcome.type: '${outcomeType}' is not an outcome AG-UI 1.0 knows; the outcome was stripped and the run's end kept`]));
         return out.next(withoutOutcome as AGUIEvent);
       }
