@@ -40,7 +40,10 @@ interface CallInProgress {
  * (`"failure"` when the result carries an `error`). Each change sends the
  * whole chain as an `options` instruction. The calls join the history as the
  * `toolCalls` of their assistant message (the parent message, or one named
- * after the call), and results as `tool` messages. When the run fails, is
+ * after the call) as each call starts (arguments still empty) and again once
+ * they are complete, and results as `tool` messages. A START for a call that
+ * ended goes on with it (a chunk stream split by another event); a call cut
+ * short stays in the history with its arguments so far. When the run fails, is
  * stopped or breaks off, steps still processing are marked `"failure"`, so
  * the finished message shows no spinner that never ends.
  *
@@ -53,7 +56,25 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
   const { onToolCall, onInvalidItem = warnSkippedItem } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const calls = new Map<string, CallInProgress>();
+    /** Calls started and not ended: cut short, they are kept with their arguments so far. */
+    const open = new Set<string>();
     const toolCallsByMessage = new Map<string, ToolCall[]>();
+
+    /** Records the call in the history, as the `toolCalls` of its assistant message, with these arguments. */
+    const remember = (toolCallId: string, call: CallInProgress, args: string) => {
+      const entry: ToolCall = { id: toolCallId, type: "function", function: { name: call.name, arguments: args } };
+      const before = toolCallsByMessage.get(call.messageId) ?? [];
+      const toolCalls = before.some((known) => known.id === toolCallId) ? before.map((known) => (known.id === toolCallId ? entry : known)) : [...before, entry];
+      toolCallsByMessage.set(call.messageId, toolCalls);
+      out.next({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
+    };
+    const keepCutCalls = () => {
+      for (const toolCallId of open) {
+        const call = calls.get(toolCallId)!;
+        if (!call.arguments.isEmpty) remember(toolCallId, call, call.arguments.toString());
+      }
+      open.clear();
+    };
     let chain: CarbonChainOfThoughtStep[] = [];
 
     const setStep = (index: number, step: CarbonChainOfThoughtStep) => {
@@ -77,14 +98,21 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
     return {
       next(element) {
         if (isEventOfType(element, EventType.RUN_ERROR) || ("kind" in element && element.kind === "turn.end" && element.how !== "finished")) {
+          keepCutCalls();
           failUnfinished();
           return out.next(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
           const { toolCallId, toolCallName, parentMessageId } = element;
-          calls.set(toolCallId, { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length });
+          open.add(toolCallId);
+          // A START for a call that ended goes on with it (a chunk stream split by another event).
+          if (calls.has(toolCallId)) return;
+          const call = { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length };
+          calls.set(toolCallId, call);
           chain = [...chain, { tool_name: toolCallName, status: "processing" }];
-          return out.next({ kind: "options", options: { chain_of_thought: chain } });
+          out.next({ kind: "options", options: { chain_of_thought: chain } });
+          // The call joins the history as it starts, as in @ag-ui/client, so the history keeps the order calls began in.
+          return remember(toolCallId, call, "");
         }
         if (isEventOfType(element, EventType.TOOL_CALL_ARGS)) {
           return calls.get(element.toolCallId)?.arguments.append(element.delta);
@@ -92,13 +120,14 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         if (isEventOfType(element, EventType.TOOL_CALL_END)) {
           const call = calls.get(element.toolCallId);
           if (!call) return;
+          open.delete(element.toolCallId);
+          // onToolCall sees a call once, at its first END.
+          const endedBefore = "request" in chain[call.step]!;
           const raw = call.arguments.toString();
           const args = parseToolArguments(raw);
           setStep(call.step, { ...chain[call.step], request: { args } });
-          const toolCalls = [...(toolCallsByMessage.get(call.messageId) ?? []), { id: element.toolCallId, type: "function" as const, function: { name: call.name, arguments: raw } }];
-          toolCallsByMessage.set(call.messageId, toolCalls);
-          out.next({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
-          if (onToolCall) {
+          remember(element.toolCallId, call, raw);
+          if (onToolCall && !endedBefore) {
             const parentMessageId = call.messageId === element.toolCallId ? undefined : call.messageId;
             showToolCallItem(element.toolCallId, onToolCall({ toolCallId: element.toolCallId, name: call.name, args, ...(parentMessageId !== undefined && { parentMessageId }) }));
           }
@@ -114,7 +143,11 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         }
         out.next(element);
       },
-      error: failUnfinished,
+      complete: keepCutCalls,
+      error: () => {
+        keepCutCalls();
+        failUnfinished();
+      },
     };
   }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.RUN_ERROR, "turn.end"]);
 }
