@@ -22,6 +22,7 @@ import { abortReason } from "./internal/abort";
 import { concatMapInFrames } from "./internal/concatMapInFrames";
 import { frameScheduler } from "./internal/frameScheduler";
 import { randomId } from "./internal/ids";
+import { eachRun } from "./internal/splitRuns";
 import { parseToolArguments } from "./internal/toolArguments";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
@@ -372,7 +373,8 @@ export class CarbonAgUiAdapter {
       if (prelude?.length) events = events.pipe(mergeMap((event, index) => (index === 0 && event.type === EventType.RUN_STARTED ? [event, ...prelude] : [event])));
       return events;
     }).pipe(
-      agUiToCarbon({
+      // One stream may carry several runs: each streams into Carbon as its own response, in turn.
+      eachRun(stop, this.scheduler, () => agUiToCarbon({
         conversation: this.conversation,
         stop,
         ...(requestId !== undefined && { requestId }),
@@ -392,7 +394,7 @@ export class CarbonAgUiAdapter {
         },
         ...(detectClarification && { detectClarification }),
         ...(onClarification && { onClarification }),
-      }),
+      })),
     );
   }
 }
