@@ -47,19 +47,19 @@ describe("toolCallSteps", () => {
     });
   });
 
-  it("gathers the calls of one assistant message into its toolCalls, steps in order", () => {
+  it("records each call of one assistant message under that message (the history merges them by id), steps in order", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----E---T----F---|", elements({ S: start("t1", "search", "a1"), E: ev.toolEnd("t1"), T: start("t2", "fetch", "a1"), F: ev.toolEnd("t2") }));
       const search = { tool_name: "search", status: "processing" as const, request: { args: {} } };
       expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)-(eh)(tJ)-(fi)|", {
         s: chain({ tool_name: "search", status: "processing" }),
         H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
-        J: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", ""), call("t2", "fetch", "")] } },
+        J: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t2", "fetch", "")] } },
         e: chain(search),
         h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
         t: chain(search, { tool_name: "fetch", status: "processing" }),
         f: chain(search, { tool_name: "fetch", status: "processing", request: { args: {} } }),
-        i: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", ""), call("t2", "fetch", "")] } },
+        i: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t2", "fetch", "")] } },
       });
     });
   });

@@ -58,14 +58,13 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
     const calls = new Map<string, CallInProgress>();
     /** Calls started and not ended: cut short, they are kept with their arguments so far. */
     const open = new Set<string>();
-    const toolCallsByMessage = new Map<string, ToolCall[]>();
 
-    /** Records the call in the history, as the `toolCalls` of its assistant message, with these arguments. */
+    /**
+     * Records the call in the history, with these arguments, as a tool call of its assistant message
+     * (the history merges an assistant message's tool calls by id, after any it already holds).
+     */
     const remember = (toolCallId: string, call: CallInProgress, args: string) => {
-      const entry: ToolCall = { id: toolCallId, type: "function", function: { name: call.name, arguments: args } };
-      const before = toolCallsByMessage.get(call.messageId) ?? [];
-      const toolCalls = before.some((known) => known.id === toolCallId) ? before.map((known) => (known.id === toolCallId ? entry : known)) : [...before, entry];
-      toolCallsByMessage.set(call.messageId, toolCalls);
+      const toolCalls: ToolCall[] = [{ id: toolCallId, type: "function", function: { name: call.name, arguments: args } }];
       out.next({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
     };
     const keepCutCalls = () => {

@@ -1,0 +1,159 @@
+import { AbstractAgent, type AgentSubscriber } from "@ag-ui/client";
+import { EventType, type BaseEvent, type Message, type RunAgentInput } from "@ag-ui/core";
+import { Observable } from "rxjs";
+import { CarbonRecorder } from "carbon-agui-rx/testing";
+import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../../src/adapter";
+import type { CarbonItem } from "../../src/carbon";
+import { THREAD_ID, USER_MESSAGE } from "./streams";
+
+/** What a client holds after a run: its messages (activities apart), its state and its activities by id. */
+export interface ClientView {
+  messages: Message[];
+  state: unknown;
+  activities: Record<string, { activityType: string; content: unknown }>;
+}
+
+export interface Outcome {
+  /** After each RUN_FINISHED. */
+  runs: ClientView[];
+  /** When the stream is over. */
+  end: ClientView;
+}
+
+/** Replays a fixed list of events as `@ag-ui/client`'s agent would receive them from its transport. */
+class ReplayAgent extends AbstractAgent {
+  constructor(private readonly events: readonly BaseEvent[]) {
+    super({ threadId: THREAD_ID, initialMessages: [structuredClone(USER_MESSAGE)], initialState: {} });
+  }
+
+  run(_input: RunAgentInput): Observable<BaseEvent> {
+    return new Observable((subscriber) => {
+      for (const event of this.events) subscriber.next(structuredClone(event));
+      subscriber.complete();
+    });
+  }
+}
+
+function referenceView(messages: readonly Message[], state: unknown): ClientView {
+  const activities: ClientView["activities"] = {};
+  for (const message of messages) {
+    if (message.role === "activity") activities[message.id] = { activityType: message.activityType, content: message.content };
+  }
+  return { messages: structuredClone(messages.filter((message) => message.role !== "activity")) as Message[], state: structuredClone(state), activities };
+}
+
+/** The reference: `@ag-ui/client` 1.0's `runAgent()`, with its default apply, on the same events. */
+export async function runReference(events: readonly BaseEvent[]): Promise<Outcome> {
+  const agent = new ReplayAgent(events);
+  const runs: ClientView[] = [];
+  const subscriber: AgentSubscriber = {
+    onRunFinishedEvent: ({ messages, state }) => void runs.push(referenceView(messages, state)),
+  };
+  const quiet = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  try {
+    await agent.runAgent({}, subscriber);
+  } finally {
+    quiet.mockRestore();
+  }
+  return { runs, end: referenceView(agent.messages, agent.state) };
+}
+
+export interface OursOutcome extends Outcome {
+  carbon: CarbonRecorder;
+  /** Whether `sendMessage` resolved (the turn reported as completed). */
+  completed: boolean;
+  error?: unknown;
+}
+
+function ourView(adapter: CarbonAgUiAdapter): ClientView {
+  const activities: ClientView["activities"] = {};
+  for (const [id, activity] of adapter.activities) activities[id] = { activityType: activity.activityType, content: structuredClone(activity.content) };
+  return { messages: structuredClone(adapter.messages) as Message[], state: structuredClone(adapter.state), activities };
+}
+
+/** Ours: the adapter, as Carbon drives it, with one user message whose run streams `events`. */
+export async function runOurs(events: readonly BaseEvent[], options: Partial<CarbonAgUiAdapterOptions> = {}): Promise<OursOutcome> {
+  const runs: ClientView[] = [];
+  // eslint-disable-next-line prefer-const -- read by the callback, set just below
+  let adapter: CarbonAgUiAdapter;
+  adapter = new CarbonAgUiAdapter({
+    threadId: THREAD_ID,
+    run: () => events.map((event) => structuredClone(event)),
+    coalesce: false,
+    onWarning: () => undefined,
+    onInvalidEvent: () => undefined,
+    onRunFinished: () => void runs.push(ourView(adapter)),
+    ...options,
+  });
+  const carbon = new CarbonRecorder();
+  let completed = false;
+  let error: unknown;
+  await adapter
+    .sendMessage({ id: USER_MESSAGE.id, input: { text: USER_MESSAGE.content as string }, history: {} } as never, { signal: new AbortController().signal, silent: false } as never, carbon)
+    .then(
+      () => (completed = true),
+      (thrown: unknown) => (error = thrown),
+    );
+  return { runs, end: ourView(adapter), carbon, completed, error };
+}
+
+/** The text items of each Carbon response, in order, as Carbon's final responses hold them. */
+export function carbonTexts(carbon: CarbonRecorder): string[][] {
+  return carbon.chunks
+    .filter((chunk): chunk is Extract<typeof chunk, { final_response: unknown }> => "final_response" in chunk)
+    .map((chunk) => chunk.final_response.output.generic.filter((item: CarbonItem) => item.response_type === "text" && item.text !== "").map((item: CarbonItem) => item.text as string));
+}
+
+/**
+ * The reference's view, less what we deliberately do not keep (docs/differences.md):
+ * a message with nothing in it (no text, no tool calls, no encrypted value).
+ */
+export function withoutEmptyMessages(view: ClientView): ClientView {
+  const messages = view.messages.flatMap((message): Message[] => {
+    const { content, toolCalls, encryptedValue } = message as { content?: unknown; toolCalls?: unknown[]; encryptedValue?: string };
+    if (message.role === "assistant") {
+      const hasCalls = (toolCalls?.length ?? 0) > 0;
+      if ((content === "" || content === undefined) && !hasCalls && encryptedValue === undefined) return [];
+      const copy = { ...message } as Record<string, unknown>;
+      if (content === "" || content === undefined) delete copy.content;
+      if (!hasCalls) delete copy.toolCalls;
+      return [copy as Message];
+    }
+    if (message.role === "reasoning" && content === "" && encryptedValue === undefined) return [];
+    return [message];
+  });
+  return { ...view, messages };
+}
+
+/** The text Carbon should show for each run: its assistant messages in the order their text began, and those a snapshot brought. */
+export function expectedCarbonTexts(events: readonly BaseEvent[]): string[][] {
+  const runs: Map<string, string>[] = [];
+  const seen = new Set<string>();
+  for (const event of events as (BaseEvent & Record<string, unknown>)[]) {
+    const run = runs.at(-1);
+    switch (event.type) {
+      case EventType.RUN_STARTED:
+        runs.push(new Map());
+        break;
+      case EventType.TEXT_MESSAGE_START:
+      case EventType.TEXT_MESSAGE_CHUNK:
+      case EventType.TEXT_MESSAGE_CONTENT: {
+        // An item shows in Carbon from its first text on.
+        const id = event.messageId as string;
+        seen.add(id);
+        const delta = (event.delta as string | undefined) ?? "";
+        if (delta !== "") run!.set(id, (run!.get(id) ?? "") + delta);
+        break;
+      }
+      case EventType.MESSAGES_SNAPSHOT:
+        for (const message of event.messages as Message[]) {
+          if (message.role !== "assistant" || seen.has(message.id) || !message.content) continue;
+          seen.add(message.id);
+          run!.set(message.id, message.content as string);
+        }
+        break;
+    }
+  }
+  return runs.map((run) => [...run.values()].filter((text) => text !== ""));
+}
+
