@@ -257,10 +257,9 @@ export class Conversation {
         const encryptedValue = (known as { encryptedValue?: string }).encryptedValue;
         const keepsValue = known.role === update.role && encryptedValue !== undefined && (update as { encryptedValue?: string }).encryptedValue === undefined;
         this.place(keepsValue ? ({ ...update, encryptedValue } as Message) : update);
-      } else if (wasReserved.has(known.id)) {
-        this.reserveMessage(known.id, known.role as "assistant");
       } else if (known.role === "reasoning" && keepReasoning) {
-        this.place(known);
+        if (wasReserved.has(known.id)) this.reserveMessage(known.id, "reasoning");
+        else this.place(known);
       }
     }
     for (const message of snapshot.values()) if (!this.positions.has(message.id)) this.place(message);

@@ -1,8 +1,9 @@
-import { AbstractAgent, type AgentSubscriber } from "@ag-ui/client";
+import { AbstractAgent, transformChunks, type AgentSubscriber } from "@ag-ui/client";
 import { EventType, type BaseEvent, type Message, type RunAgentInput } from "@ag-ui/core";
-import { Observable } from "rxjs";
+import { from, Observable } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../../src/adapter";
+import { applyPatchAtomically } from "../../src/internal/jsonPatch";
 import type { CarbonItem } from "../../src/carbon";
 import { THREAD_ID, USER_MESSAGE } from "./streams";
 
@@ -48,6 +49,14 @@ export async function runReference(events: readonly BaseEvent[]): Promise<Outcom
   const runs: ClientView[] = [];
   const subscriber: AgentSubscriber = {
     onRunFinishedEvent: ({ messages, state }) => void runs.push(referenceView(messages, state)),
+    // Deliberate difference (docs/differences.md): a `move` from a path that holds nothing, or into its own
+    // child, fails the delta (RFC 6902 §4.4), where fast-json-patch moves `undefined` or makes a cycle.
+    // The reference is held to that rule for deltas with a move.
+    onStateDeltaEvent: ({ event, state }) => {
+      if (!event.delta.some((operation: { op: string }) => operation.op === "move")) return undefined;
+      const { error } = applyPatchAtomically(structuredClone(state), event.delta);
+      return error === undefined ? undefined : { stopPropagation: true };
+    },
   };
   const quiet = jest.spyOn(console, "warn").mockImplementation(() => undefined);
   try {
@@ -83,6 +92,8 @@ export async function runOurs(events: readonly BaseEvent[], options: Partial<Car
     onWarning: () => undefined,
     onInvalidEvent: () => undefined,
     onRunFinished: () => void runs.push(ourView(adapter)),
+    // A card for each weather call, shown once its arguments are complete: it must keep its place among the texts.
+    onToolCall: (call) => (call.name === "weather" ? { response_type: "user_defined", user_defined: { card: call.toolCallId } } : undefined),
     ...options,
   });
   const carbon = new CarbonRecorder();
@@ -97,11 +108,15 @@ export async function runOurs(events: readonly BaseEvent[], options: Partial<Car
   return { runs, end: ourView(adapter), carbon, completed, error };
 }
 
-/** The text items of each Carbon response, in order, as Carbon's final responses hold them. */
+const cardText = (toolCallId: string) => `[card ${toolCallId}]`;
+
+/** The text items (and cards) of each Carbon response, in order, as Carbon's final responses hold them. */
 export function carbonTexts(carbon: CarbonRecorder): string[][] {
+  const shown = (item: CarbonItem) =>
+    item.response_type === "user_defined" ? [cardText((item.user_defined as { card: string }).card)] : item.response_type === "text" && item.text !== "" ? [item.text as string] : [];
   return carbon.chunks
     .filter((chunk): chunk is Extract<typeof chunk, { final_response: unknown }> => "final_response" in chunk)
-    .map((chunk) => chunk.final_response.output.generic.filter((item: CarbonItem) => item.response_type === "text" && item.text !== "").map((item: CarbonItem) => item.text as string));
+    .map((chunk) => chunk.final_response.output.generic.flatMap(shown));
 }
 
 /**
@@ -125,11 +140,19 @@ export function withoutEmptyMessages(view: ClientView): ClientView {
   return { ...view, messages };
 }
 
-/** The text Carbon should show for each run: its assistant messages in the order their text began, and those a snapshot brought. */
+/**
+ * What Carbon should show for each run: its assistant messages in the order
+ * their text began, a card where each weather call's arguments completed,
+ * and the messages a snapshot brought. Chunks are expanded by the reference
+ * client's own `transformChunks()`.
+ */
 export function expectedCarbonTexts(events: readonly BaseEvent[]): string[][] {
   const runs: Map<string, string>[] = [];
   const seen = new Set<string>();
-  for (const event of events as (BaseEvent & Record<string, unknown>)[]) {
+  const expanded: BaseEvent[] = [];
+  from(events).pipe(transformChunks()).subscribe({ next: (event) => void expanded.push(event), error: () => undefined });
+  const weatherCalls = new Set<string>();
+  for (const event of expanded as (BaseEvent & Record<string, unknown>)[]) {
     const run = runs.at(-1);
     switch (event.type) {
       case EventType.RUN_STARTED:
@@ -143,6 +166,14 @@ export function expectedCarbonTexts(events: readonly BaseEvent[]): string[][] {
         seen.add(id);
         const delta = (event.delta as string | undefined) ?? "";
         if (delta !== "") run!.set(id, (run!.get(id) ?? "") + delta);
+        break;
+      }
+      case EventType.TOOL_CALL_START:
+        if (event.toolCallName === "weather") weatherCalls.add(event.toolCallId as string);
+        break;
+      case EventType.TOOL_CALL_END: {
+        const id = event.toolCallId as string;
+        if (weatherCalls.has(id) && !run!.has(`card:${id}`)) run!.set(`card:${id}`, cardText(id));
         break;
       }
       case EventType.MESSAGES_SNAPSHOT:

@@ -41,10 +41,12 @@ interface ReasoningSpec {
   encrypted: boolean;
   span: boolean;
 }
+type StateValue = number | { x: number };
 interface StateSpec {
   kind: "state";
-  snapshot?: Record<string, number>;
-  delta: { op: "add" | "replace" | "remove"; key: string; value: number }[];
+  snapshot?: Record<string, StateValue>;
+  /** RFC 6902 operations on `/key` (or `/key/x`), some of which fail: the whole delta must then change nothing. */
+  delta: { op: "add" | "replace" | "remove" | "move" | "copy" | "test"; path: string; from: string; value: StateValue }[];
 }
 interface ActivitySpec {
   kind: "activity";
@@ -65,7 +67,8 @@ interface SnapshotSpec {
 type EntitySpec = TextSpec | ToolSpec | ReasoningSpec | StateSpec | ActivitySpec | SnapshotSpec;
 
 export interface StreamSpec {
-  runs: { entities: EntitySpec[]; order: number[] }[];
+  /** `futureOutcome`: the run ends with an outcome of a later protocol version, which a 1.0 client strips. */
+  runs: { entities: EntitySpec[]; order: number[]; futureOutcome: boolean }[];
   /** Cut the whole stream after this fraction of its events (the rest never arrives); undefined: no cut. */
   cut?: number;
 }
@@ -74,6 +77,8 @@ const text: fc.Arbitrary<string> = fc.constantFrom("Hello", " world", "!", "é",
 const parts = (min: number, max: number) => fc.array(text, { minLength: min, maxLength: max });
 const form = fc.constantFrom<Form>("explicit", "chunk");
 const key = fc.constantFrom("a", "b", "c");
+const stateValue: fc.Arbitrary<StateValue> = fc.oneof(fc.integer({ min: 0, max: 9 }), fc.record({ x: fc.integer({ min: 0, max: 9 }) }));
+const pointer = fc.constantFrom("/a", "/b", "/c", "/a/x", "/b/x", "");
 
 const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("text" as const), form, parts: parts(1, 3), reopenParts: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: parts(1, 2) }) }) },
@@ -95,8 +100,11 @@ const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
     arbitrary: fc.record(
       {
         kind: fc.constant("state" as const),
-        snapshot: fc.dictionary(key, fc.integer({ min: 0, max: 9 }), { maxKeys: 2 }),
-        delta: fc.array(fc.record({ op: fc.constantFrom("add" as const, "replace" as const, "remove" as const), key, value: fc.integer({ min: 0, max: 9 }) }), { maxLength: 2 }),
+        snapshot: fc.dictionary(key, stateValue, { maxKeys: 3 }),
+        delta: fc.array(
+          fc.record({ op: fc.constantFrom("add" as const, "replace" as const, "remove" as const, "move" as const, "copy" as const, "test" as const), path: pointer, from: pointer, value: stateValue }),
+          { maxLength: 3 },
+        ),
       },
       { requiredKeys: ["kind", "delta"] },
     ),
@@ -121,7 +129,11 @@ const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
 export const streamSpec: fc.Arbitrary<StreamSpec> = fc.record(
   {
     runs: fc.array(
-      fc.record({ entities: fc.array(entity, { minLength: 1, maxLength: 5 }), order: fc.array(fc.nat({ max: 99 }), { minLength: 40, maxLength: 40 }) }),
+      fc.record({
+        entities: fc.array(entity, { minLength: 1, maxLength: 5 }),
+        order: fc.array(fc.nat({ max: 99 }), { minLength: 40, maxLength: 40 }),
+        futureOutcome: fc.boolean(),
+      }),
       { minLength: 1, maxLength: 3 },
     ),
     cut: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -193,7 +205,9 @@ function entityEvents(spec: EntitySpec, id: string, run: { firstTextId?: string 
     }
     case "state": {
       const snapshot: BaseEvent[] = spec.snapshot ? [{ type: EventType.STATE_SNAPSHOT, snapshot: spec.snapshot }] : [];
-      const delta = spec.delta.map(({ op, key: name, value }) => (op === "remove" ? { op, path: `/${name}` } : { op, path: `/${name}`, value }));
+      const delta = spec.delta.map(({ op, path, from, value }) =>
+        op === "remove" ? { op, path } : op === "move" || op === "copy" ? { op, from, path } : { op, path, value },
+      );
       return [...snapshot, ...(delta.length > 0 ? [{ type: EventType.STATE_DELTA, delta }] : [])];
     }
     case "activity": {
@@ -325,6 +339,7 @@ export function streamOf(spec: StreamSpec): BaseEvent[] {
       type: EventType.RUN_FINISHED,
       threadId: THREAD_ID,
       runId,
+      ...(run.futureOutcome && { outcome: { type: "handoff", to: "another-agent" } }),
     } as BaseEvent);
   });
   const events = materialize(steps);
