@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { concatMap, Observable, takeUntil, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscriber, type Subscription } from "rxjs";
+import { catchError, concatMap, EMPTY, ignoreElements, Observable, takeUntil, tap, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscriber, type Subscription } from "rxjs";
 
 /**
  * Splits one event stream into its runs: a RUN_STARTED that follows a run's
@@ -33,38 +33,40 @@ export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFu
         current = new RunWindow();
         out.next(current.events);
       };
-      const subscription = source.subscribe({
-        next(event) {
-          if (!current || (runEnded && event.type === EventType.RUN_STARTED)) {
-            waitForNextRun?.unsubscribe();
-            runEnded = false;
-            begin();
-          }
-          if (!runEnded && event.type === EventType.RUN_ERROR) runEnded = true;
-          if (!runEnded && event.type === EventType.RUN_FINISHED) {
-            runEnded = true;
-            waitForNextRun = scheduler.schedule(() => {
-              current!.complete();
-              out.complete();
-              subscription.unsubscribe();
-            }, graceMs);
-          }
-          current!.next(event);
-        },
-        error(error) {
-          if (!current) begin();
-          current!.error(error);
-          out.complete();
-        },
-        complete() {
-          current?.complete();
-          out.complete();
-        },
-      });
-      return () => {
-        waitForNextRun?.unsubscribe();
-        subscription.unsubscribe();
-      };
+      // Through rxjs's own operators into `out`, so the chain stays linked: unsubscribing the result
+      // stops even a synchronous source at once. A source error goes to the run, then ends the result.
+      source
+        .pipe(
+          tap({
+            next(event) {
+              if (!current || (runEnded && event.type === EventType.RUN_STARTED)) {
+                waitForNextRun?.unsubscribe();
+                runEnded = false;
+                begin();
+              }
+              if (!runEnded && event.type === EventType.RUN_ERROR) runEnded = true;
+              if (!runEnded && event.type === EventType.RUN_FINISHED) {
+                runEnded = true;
+                waitForNextRun = scheduler.schedule(() => {
+                  current!.complete();
+                  out.complete();
+                }, graceMs);
+                out.add(waitForNextRun);
+              }
+              current!.next(event);
+            },
+            error(error: unknown) {
+              if (!current) begin();
+              current!.error(error);
+            },
+            complete() {
+              current?.complete();
+            },
+          }),
+          ignoreElements(),
+          catchError(() => EMPTY),
+        )
+        .subscribe(out);
     });
 }
 
