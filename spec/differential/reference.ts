@@ -49,11 +49,11 @@ export async function runReference(events: readonly BaseEvent[]): Promise<Outcom
   const runs: ClientView[] = [];
   const subscriber: AgentSubscriber = {
     onRunFinishedEvent: ({ messages, state }) => void runs.push(referenceView(messages, state)),
-    // Deliberate difference (docs/differences.md): a `move` from a path that holds nothing, or into its own
-    // child, fails the delta (RFC 6902 §4.4), where fast-json-patch moves `undefined` or makes a cycle.
-    // The reference is held to that rule for deltas with a move.
+    // Deliberate difference (docs/differences.md): a `move` or `copy` from a path that holds nothing, or a
+    // move into its own child, fails the delta (RFC 6902 §4.4, §4.5), where fast-json-patch moves or copies
+    // `undefined`, or makes a cycle. The reference is held to that rule for deltas with a move or a copy.
     onStateDeltaEvent: ({ event, state }) => {
-      if (!event.delta.some((operation: { op: string }) => operation.op === "move")) return undefined;
+      if (!event.delta.some((operation: { op: string }) => operation.op === "move" || operation.op === "copy")) return undefined;
       const { error } = applyPatchAtomically(structuredClone(state), event.delta);
       return error === undefined ? undefined : { stopPropagation: true };
     },

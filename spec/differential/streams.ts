@@ -123,7 +123,7 @@ const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
       { requiredKeys: ["kind", "slot", "activityType", "content", "replace"] },
     ),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("messagesSnapshot" as const), keep: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), newAssistant: fc.boolean(), newActivity: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("messagesSnapshot" as const), keep: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), newAssistant: fc.boolean(), newActivity: fc.boolean() }) },
 );
 
 export const streamSpec: fc.Arbitrary<StreamSpec> = fc.record(
@@ -247,6 +247,8 @@ function materialize(steps: Step[]): BaseEvent[] {
   const texts = new Map<string, { role: "assistant" | "reasoning"; content: string; open: boolean }>();
   let openChunk: string | undefined;
   const events: BaseEvent[] = [];
+  /** Encrypted values so far, by message id: a producer's snapshot carries them. */
+  const encrypted = new Map<string, string>();
   // Each message's and tool call's span, first event to last: a snapshot never falls inside one.
   const spans = new Map<string, [number, number]>();
   steps.forEach((step, index) => {
@@ -289,16 +291,14 @@ function materialize(steps: Step[]): BaseEvent[] {
           texts.get(event.messageId!)!.open = false;
           break;
         case EventType.REASONING_ENCRYPTED_VALUE:
-          if (event.subtype === "message") {
-            const known = closed.get(event.entityId!);
-            if (known) closed.set(known.id, { ...known, encryptedValue: event.encryptedValue } as Message);
-          }
+          if (event.subtype === "message") encrypted.set(event.entityId!, event.encryptedValue!);
           break;
       }
       for (const [id, entry] of texts) {
         if (!entry.open && openChunk !== id && entry.content !== "") {
           const previous = closed.get(id);
-          closed.set(id, { ...previous, id, role: entry.role, content: entry.content } as Message);
+          const encryptedValue = encrypted.get(id);
+          closed.set(id, { ...previous, id, role: entry.role, content: entry.content, ...(encryptedValue !== undefined && { encryptedValue }) } as Message);
         }
       }
       events.push(event);
@@ -315,7 +315,7 @@ function materialize(steps: Step[]): BaseEvent[] {
       ...(spec.newActivity ? [{ id: `snapshot-activity-${id}`, role: "activity" as const, activityType: "plan", content: { step: 1 } }] : []),
     ];
     // What the snapshot dropped is gone for later snapshots too.
-    for (const known of [...closed.keys()]) {
+    for (const known of new Set([...closed.keys(), ...texts.keys()])) {
       if (kept.some((message) => message.id === known)) continue;
       closed.delete(known);
       texts.delete(known);

@@ -83,8 +83,13 @@ describe("applyPatchAtomically", () => {
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
 
-  it("fails a move into its own child, or from a path that holds nothing, changing nothing", () => {
-    for (const move of [{ op: "move", from: "/meta", path: "/meta/inner" }, { op: "move", from: "/missing", path: "/found" }, { op: "move", from: "", path: "/self" }]) {
+  it("fails a move into its own child, or a move or copy from a path that holds nothing, changing nothing", () => {
+    for (const move of [
+      { op: "move", from: "/meta", path: "/meta/inner" },
+      { op: "move", from: "/missing", path: "/found" },
+      { op: "move", from: "", path: "/self" },
+      { op: "copy", from: "/missing", path: "" },
+    ]) {
       const document = base();
       const outcome = applyPatchAtomically(document, [move]);
       expect(outcome.error).toBeDefined();

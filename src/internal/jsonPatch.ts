@@ -48,16 +48,19 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
 /**
  * The operation as steps that each change the document in one place, so a
  * step that fails has changed nothing: a `move` is a `remove` then an `add`
- * (RFC 6902 defines it so), whose halves are undone like any other. Applied
+ * (RFC 6902 defines it so), whose halves are undone like any other, and a
+ * `copy` an `add` of a copy; both fail when `from` holds nothing. Applied
  * whole, a move whose `add` fails (into its own child, say) would already
  * have removed its source. Values from the patch are copied in, so the
  * document never shares objects with the event that carried them.
  */
 function primitiveSteps(document: unknown, operation: Operation): Operation[] {
-  if (operation.op === "move") {
-    if (operation.from === operation.path) return [operation];
+  if (operation.op === "move" || operation.op === "copy") {
+    // RFC 6902 §4.4–4.5: the `from` location must exist (fast-json-patch would move or copy `undefined`).
     const value = jsonPatch.getValueByPointer(document, operation.from);
-    if (value === undefined) throw new Error(`move: nothing at '${operation.from}'`);
+    if (value === undefined) throw new Error(`${operation.op}: nothing at '${operation.from}'`);
+    if (operation.op === "copy") return [{ op: "add", path: operation.path, value: structuredClone(value) }];
+    if (operation.from === operation.path) return [];
     return [
       { op: "remove", path: operation.from },
       { op: "add", path: operation.path, value },
