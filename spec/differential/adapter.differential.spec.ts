@@ -23,7 +23,7 @@ describe("the adapter against @ag-ui/client's default apply (differential)", () 
         // A run that ends without RUN_FINISHED has no outcome: never reported as a success.
         expect(ours.completed).toBe(endsWithTerminal(events));
       }),
-      { numRuns: 1000 },
+      { numRuns: 1500 },
     );
   });
 });

@@ -78,7 +78,7 @@ const parts = (min: number, max: number) => fc.array(text, { minLength: min, max
 const form = fc.constantFrom<Form>("explicit", "chunk");
 const key = fc.constantFrom("a", "b", "c");
 const stateValue: fc.Arbitrary<StateValue> = fc.oneof(fc.integer({ min: 0, max: 9 }), fc.record({ x: fc.integer({ min: 0, max: 9 }) }));
-const pointer = fc.constantFrom("/a", "/b", "/c", "/a/x", "/b/x", "");
+const pointer = fc.constantFrom("/a", "/a", "/b", "/c", "/a/x", "/a/x", "/b/x", "");
 
 const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("text" as const), form, parts: parts(1, 3), reopenParts: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: parts(1, 2) }) }) },
@@ -96,7 +96,7 @@ const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("reasoning" as const), form, parts: parts(0, 2), encrypted: fc.boolean(), span: fc.boolean() }) },
   {
-    weight: 2,
+    weight: 3,
     arbitrary: fc.record(
       {
         kind: fc.constant("state" as const),
@@ -110,7 +110,7 @@ const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
     ),
   },
   {
-    weight: 2,
+    weight: 3,
     arbitrary: fc.record(
       {
         kind: fc.constant("activity" as const),
