@@ -8,7 +8,7 @@ import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
 import { CancellationReason, type CarbonStreamChunk } from "../src/carbon";
 import { ERROR_ITEM_ID } from "../src/operators/toStreamChunks";
-import { AgUiFrontendToolError, AgUiInterruptError, AgUiProtocolError, AgUiRunError, CarbonAgUiError } from "../src/errors";
+import { AgUiEmptyRunError, AgUiFrontendToolError, AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../src/errors";
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";
 import { ev } from "./support/builders";
@@ -310,12 +310,14 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages).toEqual([]);
   });
 
-  it("fails the message when the agent's stream ends without any event (CopilotKit's runtime answers so while the thread is still busy)", async () => {
-    const adapter = new CarbonAgUiAdapter({ run: () => EMPTY });
+  it("fails the message, saying so in the chat, when the agent's stream ends without any event (CopilotKit's runtime answers so while the thread is still busy)", async () => {
+    const errors: unknown[] = [];
+    const adapter = new CarbonAgUiAdapter({ run: () => EMPTY, onError: (error) => errors.push(error) });
     const carbon = new CarbonRecorder();
-    const rejection = await adapter.sendMessage(request("Hi"), options(), carbon).catch((error: unknown) => error);
-    expect(rejection).toBeInstanceOf(AgUiProtocolError);
-    expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic: [] } } }]);
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(errors).toEqual([new AgUiEmptyRunError()]);
+    const generic = [{ response_type: "inline_error", text: "The agent ended the run without answering.", streaming_metadata: { id: ERROR_ITEM_ID } }];
+    expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic } } }]);
   });
 
   it("ends the turn with a final response that says it failed when the runner throws before any event", async () => {

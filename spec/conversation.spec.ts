@@ -69,4 +69,71 @@ describe("Conversation", () => {
     conversation.upsertMessage({ id: "m256", role: "reasoning", content: "last" });
     expect(conversation.messages.map((message) => (message as { encryptedValue?: string }).encryptedValue)).toEqual([undefined, "enc256"]);
   });
+
+  describe("keeps the history as @ag-ui/client does", () => {
+    const call = (id: string) => ({ id, type: "function" as const, function: { name: "search", arguments: "{}" } });
+
+    it("keeps the order messages began in, leaving out a place whose message never came", () => {
+      const conversation = new Conversation();
+      conversation.reserveMessage("m1", "assistant");
+      conversation.reserveMessage("empty", "assistant");
+      conversation.upsertMessage({ id: "c1", role: "assistant", toolCalls: [call("c1")] });
+      expect(conversation.messages.map((message) => message.id)).toEqual(["c1"]);
+      conversation.upsertMessage({ id: "m1", role: "assistant", content: "Let me look" });
+      expect(conversation.messages.map((message) => message.id)).toEqual(["m1", "c1"]);
+      expect(conversation.hasMessage("empty")).toBe(true);
+    });
+
+    it("puts a new tool result right after its call and the results already there", () => {
+      const conversation = new Conversation();
+      conversation.upsertMessage({ id: "c1", role: "assistant", toolCalls: [call("c1"), call("c2")] });
+      conversation.upsertMessage({ id: "m2", role: "assistant", content: "meanwhile" });
+      conversation.upsertMessage({ id: "r1", role: "tool", toolCallId: "c1", content: "one" });
+      conversation.upsertMessage({ id: "r2", role: "tool", toolCallId: "c2", content: "two" });
+      conversation.upsertMessage({ id: "r3", role: "tool", toolCallId: "unknown", content: "late" });
+      expect(conversation.messages.map((message) => message.id)).toEqual(["c1", "r1", "r2", "m2", "r3"]);
+      expect(conversation.findToolCall("c2")?.messageId).toBe("c1");
+    });
+
+    it("gives tool calls sent under a user's message id assistant messages of their own", () => {
+      const conversation = new Conversation();
+      conversation.upsertMessage({ id: "u1", role: "user", content: "Hi" });
+      conversation.upsertMessage({ id: "u1", role: "assistant", toolCalls: [call("c1"), call("c2")] });
+      expect(conversation.messages).toEqual([
+        { id: "u1", role: "user", content: "Hi" },
+        { id: "c1", role: "assistant", toolCalls: [call("c1")] },
+        { id: "c2", role: "assistant", toolCalls: [call("c2")] },
+      ]);
+    });
+
+    it("keeps an encrypted-only reasoning message once its value arrives", () => {
+      const conversation = new Conversation();
+      conversation.reserveMessage("r1", "reasoning");
+      expect(conversation.messages).toEqual([]);
+      conversation.attachEncryptedValue("message", "r1", "secret");
+      expect(conversation.messages).toEqual([{ id: "r1", role: "reasoning", content: "", encryptedValue: "secret" }]);
+    });
+
+    it("reconciles a messages snapshot: known messages stay where they were, reasoning stays when the snapshot has none, activities become activities", () => {
+      const conversation = new Conversation({ messages: [{ id: "u1", role: "user", content: "Hi" }] });
+      conversation.upsertMessage({ id: "r1", role: "reasoning", content: "thinking", encryptedValue: "secret" } as never);
+      conversation.upsertMessage({ id: "m1", role: "assistant", content: "Hello", encryptedValue: "kept" } as never);
+      conversation.upsertMessage({ id: "gone", role: "assistant", content: "dropped" });
+      conversation.replaceMessages([
+        { id: "new", role: "assistant", content: "added" },
+        { id: "m1", role: "assistant", content: "Hello!" },
+        { id: "u1", role: "user", content: "Hi" },
+        { id: "a1", role: "activity", activityType: "plan", content: { step: 1 } },
+      ]);
+      expect(conversation.messages).toEqual([
+        { id: "u1", role: "user", content: "Hi" },
+        { id: "r1", role: "reasoning", content: "thinking", encryptedValue: "secret" },
+        { id: "m1", role: "assistant", content: "Hello!", encryptedValue: "kept" },
+        { id: "new", role: "assistant", content: "added" },
+      ]);
+      expect(conversation.activities.get("a1")).toEqual({ messageId: "a1", activityType: "plan", content: { step: 1 } });
+      conversation.replaceMessages([{ id: "r2", role: "reasoning", content: "other" }]);
+      expect(conversation.messages.map((message) => message.id)).toEqual(["r2"]);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describeError } from "../src/describeError";
-import { AgUiConnectionError, AgUiFrontendToolError, AgUiHttpError, AgUiProtocolError, AgUiRunError, SseFrameTooLargeError } from "../src/errors";
+import { AgUiConnectionError, AgUiEmptyRunError, AgUiFrontendToolError, AgUiHttpError, AgUiNotEventStreamError, AgUiProtocolError, AgUiRunError, SseFrameTooLargeError } from "../src/errors";
 
 describe("describeError", () => {
   it.each([
@@ -13,6 +13,8 @@ describe("describeError", () => {
     ["a connection that broke", new AgUiConnectionError("The connection to https://agent.example/run broke mid-stream"), "The connection to the agent broke off."],
     ["a stream cut before the answer was complete", new AgUiProtocolError("The stream ended while text message 'm1' was still open"), "The agent's answer broke off before it was complete."],
     ["an event out of order", new AgUiProtocolError("TEXT_MESSAGE_CONTENT: no open text message 'x'", "TEXT_MESSAGE_CONTENT"), "The agent sent an answer this chat could not follow."],
+    ["a page where the stream should be (an auth proxy's sign-in page)", new AgUiNotEventStreamError(200, "text/html; charset=utf-8", "<html>Sign in</html>"), "The agent's address answered with text/html instead of an event stream: a sign-in page or a proxy may be in the way."],
+    ["a run of no events at all", new AgUiEmptyRunError(), "The agent ended the run without answering."],
     ["an oversized event", new SseFrameTooLargeError(1_000_000), "The agent sent a message too large to show."],
     ["our own frontend-tool limit", new AgUiFrontendToolError("The agent asked for frontend tools more than 5 times in one turn; stopped"), "The agent asked for frontend tools more than 5 times in one turn; stopped."],
     ["anything else, without its internals", new TypeError("Cannot read properties of undefined (reading 'x')"), "Something went wrong while talking to the agent."],

@@ -11,6 +11,7 @@ import {
   skip,
   takeUntil,
   tap,
+  throwIfEmpty,
   throwError,
   type Observable,
   type SchedulerLike,
@@ -18,7 +19,7 @@ import {
 import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CarbonStreamChunk, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
 import { describeError } from "./describeError";
-import { AgUiFrontendToolError, AgUiInterruptError, AgUiProtocolError, AgUiRunError, asCarbonAgUiError } from "./errors";
+import { AgUiEmptyRunError, AgUiFrontendToolError, AgUiInterruptError, AgUiRunError, asCarbonAgUiError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
 import { concatMapInFrames, FRAME_BUDGET_MS } from "./internal/concatMapInFrames";
@@ -26,6 +27,7 @@ import { frameScheduler } from "./internal/frameScheduler";
 import { randomId } from "./internal/ids";
 import { joinConsecutiveDeltas } from "./internal/joinedDeltas";
 import { renderCostMeter } from "./internal/renderCost";
+import { eachRun } from "./internal/splitRuns";
 import { parseToolArguments } from "./internal/toolArguments";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
@@ -108,8 +110,6 @@ interface TurnOptions {
   onFirstEvent?: () => void;
   /** Events to show right after the run's RUN_STARTED (frontend tool calls already answered). */
   prelude?: readonly BaseEvent[];
-  /** The error a run that ends without any event fails with. Default an `AgUiProtocolError`. */
-  emptyRunError?: () => Error;
 }
 
 export interface RespondOptions {
@@ -247,13 +247,14 @@ export class CarbonAgUiAdapter {
     const input = this.runInput([], answered.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision!)));
     const putBack = (error: unknown) => {
       if (!sawEvent && this.conversation.resetCount === resets) this.conversation.restorePendingInterrupts(answered);
-      throw error;
+      // A resume that ended before any event is the decision not taken, as the card should say.
+      throw error instanceof AgUiEmptyRunError ? new AgUiInterruptError(error.message) : error;
     };
-    const emptyRunError = () => new AgUiInterruptError("The agent ended the run without answering");
-    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true), emptyRunError })
+    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true) })
       .finally(() => sawEvent && this.closeResumedToolCalls(answered, resets))
       .catch(putBack);
-    if (!sawEvent) putBack(emptyRunError());
+    // Stopped before the agent answered: the decisions can be sent again.
+    if (!sawEvent) putBack(new AgUiEmptyRunError());
   }
 
   /**
@@ -374,7 +375,6 @@ export class CarbonAgUiAdapter {
       let failure: unknown;
       let outcome: RunFinishedOutcome | undefined;
       const renderCost = renderCostMeter(this.scheduler);
-      let sawEvent = false;
       // A chunk Carbon refuses (a throw, a rejection) must not keep the chunks after it, the final response
       // above all, from Carbon: its queue would wait forever. The first refusal rejects the turn at the end.
       const deliver = (chunk: CarbonStreamChunk): Promise<void> => {
@@ -387,11 +387,7 @@ export class CarbonAgUiAdapter {
           return Promise.resolve();
         }
       };
-      const onFirstEvent = () => {
-        sawEvent = true;
-        options.onFirstEvent?.();
-      };
-      const subscription = this.streamTurn(input, stop$, { ...options, onFirstEvent }, (finished) => (outcome = finished ?? { type: "success" }), renderCost.cost$)
+      const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }), renderCost.cost$)
         .pipe(
           // Keep the error until every chunk, the final response last, has reached Carbon.
           catchError((error: unknown) => {
@@ -405,8 +401,6 @@ export class CarbonAgUiAdapter {
         .subscribe({
           // Whatever failed (a callback, Carbon refusing a chunk), the rejection is one of ours: Carbon logs it with JSON.stringify.
           complete: () => {
-            // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the message failed.
-            if (failure === undefined && !sawEvent && !signal.aborted) failure = options.emptyRunError?.() ?? new AgUiProtocolError("The agent's stream ended without any event: the run never started");
             return failure === undefined ? resolve(outcome) : reject(asCarbonAgUiError(failure));
           },
           error: (error: unknown) => reject(asCarbonAgUiError(error)),
@@ -469,13 +463,16 @@ export class CarbonAgUiAdapter {
       let events = from(run(input, { signal: runController.signal })).pipe(
         // A runner that fails with an error of its own (in-process MastraAgent, instead of RUN_ERROR) fails the run.
         catchError((error: unknown) => throwError(() => asCarbonAgUiError(error, (message, options) => new AgUiRunError(message, undefined, options)))),
+        // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the turn fails, saying so.
+        throwIfEmpty(() => new AgUiEmptyRunError()),
         finalize(() => runController.abort()),
       );
       if (onFirstEvent) events = events.pipe(tap(onFirstEvent));
       if (prelude?.length) events = events.pipe(mergeMap((event, index) => (index === 0 && event.type === EventType.RUN_STARTED ? [event, ...prelude] : [event])));
       return events;
     }).pipe(
-      agUiToCarbon({
+      // One stream may carry several runs: each streams into Carbon as its own response, in turn.
+      eachRun(stop, this.scheduler, () => agUiToCarbon({
         conversation: this.conversation,
         stop,
         ...(requestId !== undefined && { requestId }),
@@ -505,7 +502,7 @@ export class CarbonAgUiAdapter {
           if (reason && typeof error === "object" && error !== null) this.shownErrors.add(error);
           return reason;
         },
-      }),
+      })),
     );
   }
 }

@@ -58,6 +58,11 @@ export class Conversation {
   private readonly list: Message[] = [];
   /** Position of each message in `list`, by id, so a message is replaced in place. */
   private readonly positions = new Map<string, number>();
+  /**
+   * Ids whose place in `list` is held for a message that has started but has
+   * nothing to keep yet (see `reserveMessage`); left out of `messages`.
+   */
+  private readonly reserved = new Set<string>();
   private readonly messagesSubject = new BehaviorSubject<readonly Message[]>(Object.freeze([]));
   private readonly activityMap = new Map<string, Activity>();
   /** Interrupts awaiting their resume, by id in arrival order. */
@@ -128,11 +133,33 @@ export class Conversation {
    * Adds a message, or updates the one with the same id where it stands. An
    * update of the same role keeps the fields it does not carry and merges tool
    * calls by id, so an assistant message's text and its tool calls can arrive
-   * in either order, and in several runs.
+   * in either order, and in several runs. As in `@ag-ui/client`:
+   *
+   * - a new `tool` message goes right after the assistant message holding its
+   *   call (and the results already there), so a result always follows its call;
+   * - tool calls sent under the id of a message that is not an assistant's
+   *   (a `parentMessageId` naming the user's message) each go to an assistant
+   *   message of their own, named after the call, and leave that message alone;
+   * - an `activity` message is an activity (see `activities`), not history:
+   *   the agent is not sent it back.
    */
   upsertMessage(message: Message): void {
     this.place(message);
     this.publishMessages();
+  }
+
+  /**
+   * Holds the place in the history of a message that has just started (its
+   * START event), so that the history keeps the order in which messages
+   * began, as `@ag-ui/client` does, whenever each is complete. The place
+   * stays out of `messages` until the message (or an encrypted value for it)
+   * arrives; a message that never has anything to keep leaves no trace.
+   */
+  reserveMessage(id: string, role: "assistant" | "user" | "system" | "developer" | "reasoning"): void {
+    if (this.positions.has(id)) return;
+    this.positions.set(id, this.list.length);
+    this.list.push((role === "assistant" ? { id, role } : { id, role, content: "" }) as Message);
+    this.reserved.add(id);
   }
 
   /** Interrupts awaiting their resume, oldest first, each with the decision taken so far. */
@@ -182,11 +209,15 @@ export class Conversation {
     return this.activityMap;
   }
 
-  /** Sets an activity's content (ACTIVITY_SNAPSHOT); with `replace: false`, merges it into the content it had. */
+  /**
+   * Sets an activity (ACTIVITY_SNAPSHOT). With `replace: false` an existing
+   * activity is left as it is, type and content (AG-UI 1.0): the snapshot
+   * only creates one that does not exist yet.
+   */
   setActivity(messageId: string, activityType: string, content: Record<string, unknown>, replace = true): Activity {
     const existing = this.activityMap.get(messageId);
-    const merged = replace || !existing ? structuredClone(content) : { ...existing.content, ...structuredClone(content) };
-    return this.putActivity({ messageId, activityType, content: merged });
+    if (existing && !replace) return existing;
+    return this.putActivity({ messageId, activityType, content: structuredClone(content) });
   }
 
   /** Applies an RFC 6902 patch to an activity's content (ACTIVITY_DELTA), all or nothing; undefined when there is no such activity. */
@@ -200,16 +231,41 @@ export class Conversation {
 
   /**
    * Replaces the history with `messages` (a MESSAGES_SNAPSHOT), reconciled by
-   * id: a message we already hold under the same id and role takes the
-   * snapshot's fields and keeps the ones only we had (an `encryptedValue`).
+   * id as `@ag-ui/client` does: the messages we hold that the snapshot has
+   * stay where they are, as the snapshot has them (keeping an
+   * `encryptedValue` only we had); the others go, except reasoning messages
+   * when the snapshot has none (a server that does not keep them); the
+   * snapshot's new messages follow, in its order. Its `activity` messages
+   * replace the activities (when it has any).
    */
   replaceMessages(messages: readonly Message[]): void {
-    const previous = new Map(this.list.map((message) => [message.id, message]));
+    const snapshot = new Map<string, Message>();
+    const activities: Message[] = [];
+    for (const message of messages) {
+      if (message.role === "activity") activities.push(message);
+      else snapshot.set(message.id, message);
+    }
+    const keepReasoning = ![...snapshot.values()].some((message) => message.role === "reasoning");
+    const previous = this.list.slice();
+    const wasReserved = new Set(this.reserved);
     this.list.length = 0;
     this.positions.clear();
-    for (const message of messages) {
-      const known = previous.get(message.id);
-      this.place(known?.role === message.role ? ({ ...known, ...message } as Message) : message);
+    this.reserved.clear();
+    for (const known of previous) {
+      const update = snapshot.get(known.id);
+      if (update) {
+        const encryptedValue = (known as { encryptedValue?: string }).encryptedValue;
+        const keepsValue = known.role === update.role && encryptedValue !== undefined && (update as { encryptedValue?: string }).encryptedValue === undefined;
+        this.place(keepsValue ? ({ ...update, encryptedValue } as Message) : update);
+      } else if (known.role === "reasoning" && keepReasoning) {
+        if (wasReserved.has(known.id)) this.reserveMessage(known.id, "reasoning");
+        else this.place(known);
+      }
+    }
+    for (const message of snapshot.values()) if (!this.positions.has(message.id)) this.place(message);
+    if (activities.length > 0) {
+      this.activityMap.clear();
+      for (const message of activities) this.place(message);
     }
     this.publishMessages();
   }
@@ -224,7 +280,7 @@ export class Conversation {
     return undefined;
   }
 
-  /** Whether the history holds a message with this id. */
+  /** Whether the history holds a message with this id (or the place of one that has started). */
   hasMessage(id: string): boolean {
     return this.positions.has(id);
   }
@@ -247,6 +303,7 @@ export class Conversation {
     this.threadIdValue = threadId;
     this.list.length = 0;
     this.positions.clear();
+    this.reserved.clear();
     this.pendingEncryptedValues.clear();
     this.activityMap.clear();
     this.publishPending([]);
@@ -256,15 +313,40 @@ export class Conversation {
   }
 
   private place(message: Message): void {
+    if (message.role === "activity") {
+      this.putActivity({ messageId: message.id, activityType: message.activityType, content: structuredClone(message.content) });
+      return;
+    }
     const position = this.positions.get(message.id);
+    const existing = position === undefined ? undefined : this.list[position]!;
+    const toolCalls = (message as { toolCalls?: ToolCall[] }).toolCalls;
+    if (existing && existing.role !== "assistant" && message.role === "assistant" && toolCalls && !this.reserved.has(message.id)) {
+      // Tool calls under another role's message: each in an assistant message of its own, as @ag-ui/client does.
+      for (const call of toolCalls) this.place({ id: call.id, role: "assistant", toolCalls: [call] });
+      return;
+    }
     if (position === undefined) {
-      this.positions.set(message.id, this.list.length);
-      this.list.push(message);
+      this.insert(message.role === "tool" ? this.resultPosition(message.toolCallId) : this.list.length, message);
+    } else if (this.reserved.delete(message.id)) {
+      this.list[position] = message;
     } else {
-      const existing = this.list[position]!;
-      this.list[position] = existing.role === message.role ? mergeMessages(existing, message) : message;
+      this.list[position] = existing!.role === message.role ? mergeMessages(existing!, message) : message;
     }
     if (this.pendingEncryptedValues.size > 0) this.applyPendingEncryptedValues(this.list[this.positions.get(message.id)!]!);
+  }
+
+  /** Where a new result of `toolCallId` goes: after the assistant message holding the call and the results after it; else last. */
+  private resultPosition(toolCallId: string): number {
+    const owner = this.list.findIndex((message) => message.role === "assistant" && message.toolCalls?.some((call) => call.id === toolCallId));
+    if (owner === -1) return this.list.length;
+    let position = owner + 1;
+    while (position < this.list.length && this.list[position]!.role === "tool") position++;
+    return position;
+  }
+
+  private insert(position: number, message: Message): void {
+    this.list.splice(position, 0, message);
+    for (let at = position; at < this.list.length; at++) this.positions.set(this.list[at]!.id, at);
   }
 
   private applyPendingEncryptedValues(message: Message): void {
@@ -283,6 +365,8 @@ export class Conversation {
     if (subtype === "message") {
       const position = this.positions.get(entityId);
       if (position === undefined) return false;
+      // A message with nothing but its encrypted value (encrypted reasoning) is kept for it.
+      this.reserved.delete(entityId);
       this.list[position] = { ...this.list[position]!, encryptedValue } as Message;
       return true;
     }
@@ -312,7 +396,8 @@ export class Conversation {
   }
 
   private publishMessages(): void {
-    this.messagesSubject.next(Object.freeze(this.list.slice()));
+    const messages = this.reserved.size === 0 ? this.list.slice() : this.list.filter((message) => !this.reserved.has(message.id));
+    this.messagesSubject.next(Object.freeze(messages));
   }
 }
 

@@ -1,4 +1,4 @@
-import { AgUiConnectionError, AgUiFrontendToolError, AgUiHttpError, AgUiInterruptError, AgUiProtocolError, AgUiRunError, SseFrameTooLargeError } from "./errors";
+import { AgUiConnectionError, AgUiEmptyRunError, AgUiFrontendToolError, AgUiHttpError, AgUiInterruptError, AgUiNotEventStreamError, AgUiProtocolError, AgUiRunError, SseFrameTooLargeError } from "./errors";
 import { isRecord } from "./internal/isRecord";
 import { sentence } from "./internal/sentence";
 
@@ -38,6 +38,11 @@ export function describeError(error: unknown): string {
   }
   if (error instanceof AgUiConnectionError) {
     return /mid-stream|broke/.test(error.message) ? "The connection to the agent broke off." : "The agent could not be reached.";
+  }
+  if (error instanceof AgUiEmptyRunError) return "The agent ended the run without answering.";
+  if (error instanceof AgUiNotEventStreamError) {
+    const type = scrub(error.contentType.split(";")[0]!.trim());
+    return `The agent's address answered with ${type || "something"} instead of an event stream: a sign-in page or a proxy may be in the way.`;
   }
   if (error instanceof SseFrameTooLargeError) return "The agent sent a message too large to show.";
   if (error instanceof AgUiProtocolError) {

@@ -73,6 +73,31 @@ export class AgUiConnectionError extends CarbonAgUiError {
   }
 }
 
+/**
+ * The endpoint answered 2xx with a body that is not an event stream: an auth
+ * proxy's sign-in page, a JSON error from a gateway. Read as events it would
+ * be a silent empty answer.
+ */
+export class AgUiNotEventStreamError extends CarbonAgUiError {
+  override readonly name = "AgUiNotEventStreamError";
+  constructor(
+    readonly status: number,
+    readonly contentType: string,
+    /** The start of the response body (at most 4 KiB). */
+    readonly body: string,
+  ) {
+    super(`The agent endpoint answered ${status} with ${contentType}, not text/event-stream${body ? `: ${body}` : ""}`);
+  }
+}
+
+/** The agent's stream ended before any event: the run never started (CopilotKit's runtime answers so while the thread is still busy). */
+export class AgUiEmptyRunError extends CarbonAgUiError {
+  override readonly name = "AgUiEmptyRunError";
+  constructor() {
+    super("The agent ended the run without answering");
+  }
+}
+
 /** One server-sent event grew past the configured size limit before it ended. */
 export class SseFrameTooLargeError extends CarbonAgUiError {
   override readonly name = "SseFrameTooLargeError";

@@ -40,8 +40,10 @@ export type { ObservableRunAgent, RunAgent, RunAgentOptions } from "./runners/ru
 
 export {
   AgUiConnectionError,
+  AgUiEmptyRunError,
   AgUiFrontendToolError,
   AgUiHttpError,
+  AgUiNotEventStreamError,
   AgUiInvalidEventError,
   AgUiInterruptError,
   AgUiInvalidItemError,

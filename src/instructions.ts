@@ -23,6 +23,17 @@ export interface HistoryMessageInstruction {
   message: Message;
 }
 
+/**
+ * A message has started (its START event): its place in the history is held,
+ * so the history keeps the order in which messages began. Nothing shows until
+ * a `history.message` (or encrypted value) for it arrives.
+ */
+export interface HistoryReserveInstruction {
+  kind: "history.reserve";
+  messageId: string;
+  role: "assistant" | "user" | "system" | "developer" | "reasoning";
+}
+
 /** A provider's encrypted reasoning artefact for a message or a tool call: kept in the history, never shown. */
 export interface HistoryEncryptedValueInstruction {
   kind: "history.encryptedValue";
@@ -54,6 +65,7 @@ export type CarbonInstruction =
   | ItemDeltaInstruction
   | ItemCompleteInstruction
   | HistoryMessageInstruction
+  | HistoryReserveInstruction
   | HistoryEncryptedValueInstruction
   | MessageOptionsInstruction
   | TurnEndInstruction;

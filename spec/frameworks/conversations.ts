@@ -1,4 +1,4 @@
-import { AgUiProtocolError, AgUiRunError, CarbonAgUiError, CancellationReason, createSseRunner } from "carbon-agui-rx";
+import { AgUiEmptyRunError, AgUiRunError, CarbonAgUiError, CancellationReason, createSseRunner } from "carbon-agui-rx";
 import { NO_TOOL_RESULT } from "../../src/operators/toolCallSteps";
 import { createCopilotKitAgent, serveCopilotKit } from "../../examples/frameworks/copilotkit";
 import { scriptedModel } from "../../examples/frameworks/scriptedModel";
@@ -281,7 +281,8 @@ export function describeConversations(framework: Framework): void {
         stop.abort(CancellationReason.STOP_STREAMING);
         expect(await turn).toBeUndefined();
         const error = await chat.say("A short one");
-        expect(error).toBeInstanceOf(AgUiProtocolError);
+        expect(error).toBeInstanceOf(AgUiEmptyRunError);
+        expect(chat.carbon.transcript().split("\n").at(-1)).toBe("Assistant: [error: The agent ended the run without answering.]");
         expect(chat.carbon.waitingForFinal).toEqual([]);
       } finally {
         await server.close();

@@ -82,4 +82,24 @@ describe("applyPatchAtomically", () => {
     expect(outcome.error).toBeDefined();
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
+
+  it("fails a move into its own child, or a move or copy from a path that holds nothing, changing nothing", () => {
+    for (const move of [
+      { op: "move", from: "/meta", path: "/meta/inner" },
+      { op: "move", from: "/missing", path: "/found" },
+      { op: "move", from: "", path: "/self" },
+      { op: "copy", from: "/missing", path: "" },
+    ]) {
+      const document = base();
+      const outcome = applyPatchAtomically(document, [move]);
+      expect(outcome.error).toBeDefined();
+      expect(outcome.document).toEqual(base());
+    }
+  });
+
+  it("restores a root moved away when a later operation fails", () => {
+    const outcome = applyPatchAtomically(["first", "second"], [{ op: "move", from: "/0", path: "" }, { op: "test", path: "/x", value: 2 }]);
+    expect(outcome.error).toBeDefined();
+    expect(outcome.document).toEqual(["first", "second"]);
+  });
 });

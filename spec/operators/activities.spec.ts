@@ -14,22 +14,23 @@ const delta = (messageId: string, ...patch: object[]) => ({ type: EventType.ACTI
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
 
 describe("activities", () => {
-  it("keeps each activity by message id: snapshots replace or merge, deltas patch; onActivity sees each change", () => {
+  it("keeps each activity by message id: snapshots replace (or, with replace: false, leave an existing one alone), deltas patch; onActivity sees each change", () => {
     const conversation = new Conversation();
     const seen: Activity[] = [];
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-a-b-c-x-|", elements({
+      const source = cold("-a-b-c-d-x-|", elements({
         a: snapshot("m1", { query: "rxjs", hits: 0 }),
         b: snapshot("m1", { hits: 3 }, false),
+        d: snapshot("m2", { hits: 1 }, false),
         c: delta("m1", { op: "add", path: "/done", value: true }),
         x: ev.custom("x"),
       }));
-      expectObservable(source.pipe(activities(conversation, { onActivity: (activity) => seen.push(activity) }))).toBe("-------x-|", elements({ x: ev.custom("x") }));
-      expectSubscriptions(source.subscriptions).toBe("^--------!");
+      expectObservable(source.pipe(activities(conversation, { onActivity: (activity) => seen.push(activity) }))).toBe("---------x-|", elements({ x: ev.custom("x") }));
+      expectSubscriptions(source.subscriptions).toBe("^----------!");
     });
-    const contents = [{ query: "rxjs", hits: 0 }, { query: "rxjs", hits: 3 }, { query: "rxjs", hits: 3, done: true }];
-    expect(seen).toEqual(contents.map((content) => ({ messageId: "m1", activityType: "search", content })));
-    expect(conversation.activities.get("m1")?.content).toEqual(contents[2]);
+    const contents = [{ query: "rxjs", hits: 0 }, { query: "rxjs", hits: 0, done: true }];
+    expect(seen).toEqual([...contents.map((content) => ({ messageId: "m1", activityType: "search", content })), { messageId: "m2", activityType: "search", content: { hits: 1 } }]);
+    expect(conversation.activities.get("m1")?.content).toEqual(contents[1]);
     expect(Object.isFrozen(conversation.activities.get("m1")?.content)).toBe(true);
   });
 

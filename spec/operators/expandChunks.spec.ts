@@ -49,17 +49,19 @@ describe("expandChunks", () => {
 
   it("expands tool-call and reasoning chunks", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-a-------r-------|", {
+      const source = cold("-a-------r-------x---|", {
         a: ev.toolChunk({ toolCallId: "t1", toolCallName: "search", delta: "{}" }),
         r: ev.reasoningChunk({ messageId: "r1", delta: "hmm" }),
+        x: ev.runFinished(),
       });
-      expectObservable(source.pipe(expandChunks())).toBe("-(SA)----(ERC)---(F|)", asEvents({
+      expectObservable(source.pipe(expandChunks())).toBe("-(SA)----(ERC)---(Fx)|", asEvents({
         S: { type: EventType.TOOL_CALL_START, toolCallId: "t1", toolCallName: "search" },
         A: ev.toolArgs("t1", "{}"),
         E: ev.toolEnd("t1"),
         R: { type: EventType.REASONING_MESSAGE_START, messageId: "r1", role: "reasoning" },
         C: { type: EventType.REASONING_MESSAGE_CONTENT, messageId: "r1", delta: "hmm" },
         F: { type: EventType.REASONING_MESSAGE_END, messageId: "r1" },
+        x: ev.runFinished(),
       }));
     });
   });
@@ -108,10 +110,10 @@ describe("expandChunks", () => {
     });
   });
 
-  it("closes an open chunk stream when the source completes", () => {
+  it("makes up no END when the source completes inside a chunk stream: the stream was cut", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-a---|", { a: ev.textChunk({ messageId: "m1", delta: "Hi" }) });
-      expectObservable(source.pipe(expandChunks())).toBe("-(SC)(E|)", asEvents({ S: start("m1"), C: ev.text("m1", "Hi"), E: ev.textEnd("m1") }));
+      expectObservable(source.pipe(expandChunks())).toBe("-(SC)|", asEvents({ S: start("m1"), C: ev.text("m1", "Hi") }));
     });
   });
 

@@ -17,7 +17,7 @@ const remembered = (id: string, content: string): PipelineElement => ({ kind: "h
 describe("reasoningSteps", () => {
   it("shows each reasoning message as a live step and keeps it in the history; spans only frame them", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-s-S-a-b-E-T-c-F-e-|", elements({
+      const source = cold("-s-S----a-b-E-T----c-F-e-|", elements({
         s: { type: EventType.REASONING_START, messageId: "span" },
         S: start("r1"),
         a: think("r1", "Compare "),
@@ -28,7 +28,9 @@ describe("reasoningSteps", () => {
         F: end("r2"),
         e: { type: EventType.REASONING_END, messageId: "span" },
       }));
-      expectObservable(source.pipe(reasoningSteps())).toBe("---S-a-b-E-T-c-F---|", {
+      expectObservable(source.pipe(reasoningSteps())).toBe("---(rS)-a-b-E-(RT)-c-F---|", {
+        r: instr.reserve("r1", "reasoning"),
+        R: instr.reserve("r2", "reasoning"),
         S: steps({ title: "Reasoning" }),
         a: steps({ title: "Reasoning", content: "Compare " }),
         b: steps({ title: "Reasoning", content: "Compare both." }),
@@ -37,7 +39,7 @@ describe("reasoningSteps", () => {
         c: steps({ title: "Reasoning", content: "Compare both." }, { title: "Reasoning (2)", content: "Check." }),
         F: remembered("r2", "Check."),
       });
-      expectSubscriptions(source.subscriptions).toBe("^------------------!");
+      expectSubscriptions(source.subscriptions).toBe("^------------------------!");
     });
   });
 
@@ -52,12 +54,27 @@ describe("reasoningSteps", () => {
 
   it("keeps the text so far of reasoning cut by a stop, before passing the stop on", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-S-a-t---|", elements({ S: start("r1"), a: think("r1", "Hmm"), t: instr.stopped() }));
-      expectObservable(source.pipe(reasoningSteps())).toBe("-S-a-(ht)|", {
+      const source = cold("-S----a-t---|", elements({ S: start("r1"), a: think("r1", "Hmm"), t: instr.stopped() }));
+      expectObservable(source.pipe(reasoningSteps())).toBe("-(rS)-a-(ht)|", {
+        r: instr.reserve("r1", "reasoning"),
         S: steps({ title: "Reasoning" }),
         a: steps({ title: "Reasoning", content: "Hmm" }),
         h: remembered("r1", "Hmm"),
         t: instr.stopped(),
+      });
+    });
+  });
+
+  it("goes on with a reasoning message that ended when a START reopens it: same step, its text continued", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----a-E-S-b-E-|", elements({ S: start("r1"), a: think("r1", "Hmm"), E: end("r1"), b: think("r1", ", yes") }));
+      expectObservable(source.pipe(reasoningSteps())).toBe("-(rS)-a-h---b-H-|", {
+        r: instr.reserve("r1", "reasoning"),
+        S: steps({ title: "Reasoning" }),
+        a: steps({ title: "Reasoning", content: "Hmm" }),
+        h: remembered("r1", "Hmm"),
+        b: steps({ title: "Reasoning", content: "Hmm, yes" }),
+        H: remembered("r1", "Hmm, yes"),
       });
     });
   });
@@ -85,8 +102,9 @@ describe("reasoningSteps", () => {
 
   it("passes a source error through, keeping cut reasoning first", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-S-a-#", elements({ S: start("r1"), a: think("r1", "Hmm") }));
-      expectObservable(source.pipe(reasoningSteps())).toBe("-S-a-(h#)", {
+      const source = cold("-S----a-#", elements({ S: start("r1"), a: think("r1", "Hmm") }));
+      expectObservable(source.pipe(reasoningSteps())).toBe("-(rS)-a-(h#)", {
+        r: instr.reserve("r1", "reasoning"),
         S: steps({ title: "Reasoning" }),
         a: steps({ title: "Reasoning", content: "Hmm" }),
         h: remembered("r1", "Hmm"),

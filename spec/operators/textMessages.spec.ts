@@ -11,8 +11,9 @@ describe("textMessages", () => {
   it("maps an assistant message to deltas, one complete item and a history message", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-S-a-b-E---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hel"), b: ev.text("m1", "lo"), E: ev.textEnd("m1") }));
-      const expected = "   ---a-b-(ch)|";
+      const expected = "   -r-a-b-(ch)|";
       expectObservable(source.pipe(textMessages())).toBe(expected, {
+        r: instr.reserve("m1"),
         a: instr.textDelta("m1", "Hel"),
         b: instr.textDelta("m1", "lo"),
         c: instr.textComplete("m1", "Hello"),
@@ -27,7 +28,9 @@ describe("textMessages", () => {
       const source = cold("-SsabE---e---|", events({
         S: ev.textStart("m1"), s: ev.textStart("m2"), a: ev.text("m1", "one"), b: ev.text("m2", "two"), E: ev.textEnd("m1"), e: ev.textEnd("m2"),
       }));
-      expectObservable(source.pipe(textMessages())).toBe("---ab(ch)(CH)|", {
+      expectObservable(source.pipe(textMessages())).toBe("-rRab(ch)(CH)|", {
+        r: instr.reserve("m1"),
+        R: instr.reserve("m2"),
         a: instr.textDelta("m1", "one"),
         b: instr.textDelta("m2", "two"),
         c: instr.textComplete("m1", "one"),
@@ -41,7 +44,8 @@ describe("textMessages", () => {
   it("sends messages of other roles to the history only", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-E-|", events({ S: ev.textStart("s1", "system"), a: ev.text("s1", "Be brief."), E: ev.textEnd("s1") }));
-      expectObservable(source.pipe(textMessages())).toBe("-----h-|", {
+      expectObservable(source.pipe(textMessages())).toBe("-r---h-|", {
+        r: instr.reserve("s1", "system"),
         h: instr.history({ id: "s1", role: "system", content: "Be brief." }),
       });
     });
@@ -50,14 +54,15 @@ describe("textMessages", () => {
   it("skips empty deltas and empty messages", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", ""), E: ev.textEnd("m1") }));
-      expectObservable(source.pipe(textMessages())).toBe("-------|");
+      expectObservable(source.pipe(textMessages())).toBe("-r-----|", { r: instr.reserve("m1") });
     });
   });
 
   it("keeps the text so far of a message cut by a stop, before passing the stop on", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-s---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Once upon"), s: instr.stopped() }));
-      expectObservable(source.pipe(textMessages())).toBe("---a-(hs)|", {
+      expectObservable(source.pipe(textMessages())).toBe("-r-a-(hs)|", {
+        r: instr.reserve("m1"),
         a: instr.textDelta("m1", "Once upon"),
         h: instr.history({ id: "m1", role: "assistant", content: "Once upon" }),
         s: instr.stopped(),
@@ -67,11 +72,26 @@ describe("textMessages", () => {
 
   it("keeps the text so far of a message cut by RUN_ERROR, by a source error, or by the end of the source", () => {
     const cut = events({ S: ev.textStart("m1"), a: ev.text("m1", "Half"), e: ev.runError("boom") });
-    const values = { a: instr.textDelta("m1", "Half"), h: instr.history({ id: "m1", role: "assistant", content: "Half" }), e: cut.e! };
+    const values = { r: instr.reserve("m1"), a: instr.textDelta("m1", "Half"), h: instr.history({ id: "m1", role: "assistant", content: "Half" }), e: cut.e! };
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-S-a-e---|", cut).pipe(textMessages())).toBe("---a-(he)|", values);
-      expectObservable(cold("-S-a-#", cut).pipe(textMessages())).toBe("---a-(h#)", values);
-      expectObservable(cold("-S-a-|", cut).pipe(textMessages())).toBe("---a-(h|)", values);
+      expectObservable(cold("-S-a-e---|", cut).pipe(textMessages())).toBe("-r-a-(he)|", values);
+      expectObservable(cold("-S-a-#", cut).pipe(textMessages())).toBe("-r-a-(h#)", values);
+      expectObservable(cold("-S-a-|", cut).pipe(textMessages())).toBe("-r-a-(h|)", values);
+    });
+  });
+
+  it("goes on with a message that ended when a TEXT_MESSAGE_START reopens it (a chunk stream split by another event)", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-S-b-E-----|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hello"), E: ev.textEnd("m1"), b: ev.text("m1", " world") }));
+      expectObservable(source.pipe(textMessages())).toBe("-r-a-(ch)b-(CH)--|", {
+        r: instr.reserve("m1"),
+        a: instr.textDelta("m1", "Hello"),
+        c: instr.textComplete("m1", "Hello"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Hello" }),
+        b: instr.textDelta("m1", " world"),
+        C: instr.textComplete("m1", "Hello world"),
+        H: instr.history({ id: "m1", role: "assistant", content: "Hello world" }),
+      });
     });
   });
 
@@ -92,7 +112,7 @@ describe("textMessages", () => {
           return element;
         }),
       );
-      expectObservable(result).toBe("---a-#", { a: instr.textDelta("m1", "ok") }, new Error("boom"));
+      expectObservable(result).toBe("-r-a-#", { r: instr.reserve("m1"), a: instr.textDelta("m1", "ok") }, new Error("boom"));
       expectSubscriptions(source.subscriptions).toBe("^----!");
     });
   });
@@ -100,7 +120,8 @@ describe("textMessages", () => {
   it("delivers what a message completed before a source error", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-S-a-E---#", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hi"), E: ev.textEnd("m1") }));
-      expectObservable(source.pipe(textMessages())).toBe("---a-(ch)#", {
+      expectObservable(source.pipe(textMessages())).toBe("-r-a-(ch)#", {
+        r: instr.reserve("m1"),
         a: instr.textDelta("m1", "Hi"),
         c: instr.textComplete("m1", "Hi"),
         h: instr.history({ id: "m1", role: "assistant", content: "Hi" }),

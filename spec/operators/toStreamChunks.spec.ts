@@ -152,6 +152,27 @@ describe("toStreamChunks", () => {
     });
   });
 
+  it("leaves the carrier alone once another item came after it, so the first text shows after that item", () => {
+    const steps = [{ tool_name: "search", status: "processing" as const }];
+    const card = { response_type: "user_defined", user_defined: { card: "search" } };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-o-k-a-t|", elements({ o: { kind: "options", options: { chain_of_thought: steps } }, k: { kind: "item.complete", itemId: "card", item: card }, a: instr.textComplete("m1", "Answer"), t: instr.finished() }));
+      const result = source.pipe(toStreamChunks({ responseId: R }), map((chunk) => ("final_response" in chunk ? chunk.final_response.output.generic.map((item) => item.response_type).join(",") : "-")));
+      expectObservable(result).toBe("-x-x-x-(F|)", { x: "-", F: "user_defined,text" });
+    });
+  });
+
+  it("goes on from a completed text item's text when it streams again (a reopened message)", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-c-a-|", elements({ c: instr.textComplete("m1", "Hello"), a: instr.textDelta("m1", " world") }));
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("-C-p-(F|)", {
+        C: carbon.completeText(R, "m1", "Hello"),
+        p: carbon.partialText(R, "m1", " world"),
+        F: carbon.final(R, [carbon.textItem("m1", "Hello world")]),
+      });
+    });
+  });
+
   it("leaves the empty carrier out of the final response when no text took it over and other items exist", () => {
     const steps = [{ tool_name: "search", status: "processing" as const }];
     const card = { response_type: "user_defined", user_defined: { kind: "interrupt" } };

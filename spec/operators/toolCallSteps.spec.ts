@@ -20,8 +20,9 @@ describe("toolCallSteps", () => {
       const source = cold("-S-a-b-E---R---|", elements({ S: start("t1", "search", "a1"), a: ev.toolArgs("t1", '{"q":'), b: ev.toolArgs("t1", '"rxjs"}'), E: ev.toolEnd("t1"), R: result("t1", "3 hits") }));
       const processing = { tool_name: "search", status: "processing" as const };
       const withArgs = { ...processing, request: { args: { q: "rxjs" } } };
-      expectObservable(source.pipe(toolCallSteps())).toBe("-s-----(eh)(ri)|", {
+      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)--(eh)(ri)|", {
         s: chain(processing),
+        H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
         e: chain(withArgs),
         h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"rxjs"}')] } },
         r: chain({ ...withArgs, response: { content: "3 hits" }, status: "success" }),
@@ -35,8 +36,9 @@ describe("toolCallSteps", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-E---R---|", elements({ S: start("t1", "shell"), a: ev.toolArgs("t1", "ls -la"), E: ev.toolEnd("t1"), R: result("t1", "", { error: "permission denied" }) }));
       const withArgs = { tool_name: "shell", status: "processing" as const, request: { args: "ls -la" } };
-      expectObservable(source.pipe(toolCallSteps())).toBe("-s---(eh)(ri)|", {
+      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)(eh)(ri)|", {
         s: chain({ tool_name: "shell", status: "processing" }),
+        H: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "shell", "")] } },
         e: chain(withArgs),
         h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "shell", "ls -la")] } },
         r: chain({ ...withArgs, response: { content: "" }, status: "failure" }),
@@ -45,17 +47,19 @@ describe("toolCallSteps", () => {
     });
   });
 
-  it("gathers the calls of one assistant message into its toolCalls, steps in order", () => {
+  it("records each call of one assistant message under that message (the history merges them by id), steps in order", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-S-E---T-F---|", elements({ S: start("t1", "search", "a1"), E: ev.toolEnd("t1"), T: start("t2", "fetch", "a1"), F: ev.toolEnd("t2") }));
+      const source = cold("-S----E---T----F---|", elements({ S: start("t1", "search", "a1"), E: ev.toolEnd("t1"), T: start("t2", "fetch", "a1"), F: ev.toolEnd("t2") }));
       const search = { tool_name: "search", status: "processing" as const, request: { args: {} } };
-      expectObservable(source.pipe(toolCallSteps())).toBe("-s-(eh)t-(fi)|", {
+      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)-(eh)(tJ)-(fi)|", {
         s: chain({ tool_name: "search", status: "processing" }),
+        H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+        J: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t2", "fetch", "")] } },
         e: chain(search),
         h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
         t: chain(search, { tool_name: "fetch", status: "processing" }),
         f: chain(search, { tool_name: "fetch", status: "processing", request: { args: {} } }),
-        i: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", ""), call("t2", "fetch", "")] } },
+        i: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t2", "fetch", "")] } },
       });
     });
   });
@@ -68,9 +72,9 @@ describe("toolCallSteps", () => {
       return toolCall.name === "search" ? { response_type: "system", text: `⚙ ${toolCall.name}` } : { response_type: "image" };
     };
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-S-E-----T-F-----|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1"), T: start("t2", "draw", "a1"), F: ev.toolEnd("t2") }));
+      const source = cold("-S----E-----T----F-----|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1"), T: start("t2", "draw", "a1"), F: ev.toolEnd("t2") }));
       const result$ = source.pipe(toolCallSteps({ onToolCall, onInvalidItem: (item) => invalid.push(item) }), map((element) => ("kind" in element ? element.kind : element.type)));
-      expectObservable(result$).toBe("-o-(ohi)-o-(oh)--|", { o: "options", h: "history.message", i: "item.complete" });
+      expectObservable(result$).toBe("-(oh)-(ohi)-(oh)-(oh)--|", { o: "options", h: "history.message", i: "item.complete" });
     });
     expect(seen).toEqual([{ toolCallId: "t1", name: "search", args: {} }, { toolCallId: "t2", name: "draw", args: {}, parentMessageId: "a1" }]);
     expect(invalid).toEqual([{ response_type: "image" }]);
@@ -81,23 +85,41 @@ describe("toolCallSteps", () => {
     const failed = chain({ tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } });
     testScheduler().run(({ cold, expectObservable }) => {
       const runError = ev.runError("boom") as PipelineElement;
-      expectObservable(cold("-S-e---|", elements({ S: start("t1", "search"), e: runError })).pipe(toolCallSteps())).toBe("-s-(fe)|", { s: processing, f: failed, e: runError });
-      expectObservable(cold("-S-t---|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(toolCallSteps())).toBe("-s-(ft)|", { s: processing, f: failed, t: instr.stopped() });
-      expectObservable(cold("-S-#", elements({ S: start("t1", "search") })).pipe(toolCallSteps())).toBe("-s-(f#)", { s: processing, f: failed });
+      const started = { s: processing, H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }) };
+      const n = instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT });
+      const finished = ev.runFinished() as PipelineElement;
+      expectObservable(cold("-S----e----|", elements({ S: start("t1", "search"), e: runError })).pipe(toolCallSteps())).toBe("-(sH)-(fne)|", { ...started, f: failed, n, e: runError });
+      expectObservable(cold("-S----t----|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(toolCallSteps())).toBe("-(sH)-(fnt)|", { ...started, f: failed, n, t: instr.stopped() });
+      expectObservable(cold("-S----#", elements({ S: start("t1", "search") })).pipe(toolCallSteps())).toBe("-(sH)-(fn#)", { ...started, f: failed, n });
+      expectObservable(cold("-S----F----|", elements({ S: start("t1", "search"), F: finished })).pipe(toolCallSteps())).toBe("-(sH)-(fnF)|", { ...started, f: failed, n, F: finished });
     });
   });
 
   it("fails a call the finished run left without a result, and records that as its result so the next run carries none unanswered (a tool that threw, in CopilotKit and Mastra)", () => {
     const made = call("t1", "get_stock_price", '{"symbol":"IBM"}');
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-S-a-E----F----|", elements({ S: start("t1", "get_stock_price", "m1"), a: ev.toolArgs("t1", '{"symbol":"IBM"}'), E: ev.toolEnd("t1"), F: ev.runFinished() }));
-      expectObservable(source.pipe(toolCallSteps())).toBe("-s---(eh)-(fnF)|", {
+      const source = cold("-S----a-E----F----|", elements({ S: start("t1", "get_stock_price", "m1"), a: ev.toolArgs("t1", '{"symbol":"IBM"}'), E: ev.toolEnd("t1"), F: ev.runFinished() }));
+      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)---(eh)-(fnF)|", {
         s: chain({ tool_name: "get_stock_price", status: "processing" }),
+        H: instr.history({ id: "m1", role: "assistant", toolCalls: [call("t1", "get_stock_price", "")] }),
         e: chain({ tool_name: "get_stock_price", status: "processing", request: { args: { symbol: "IBM" } } }),
         h: { kind: "history.message", message: { id: "m1", role: "assistant", toolCalls: [made] } },
         f: chain({ tool_name: "get_stock_price", status: "failure", request: { args: { symbol: "IBM" } }, response: { content: NO_TOOL_RESULT } }),
         n: { kind: "history.message", message: { id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } },
         F: ev.runFinished() as PipelineElement,
+      });
+    });
+  });
+
+  it("keeps a call cut short in the history with its arguments so far", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----a-#", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":') }));
+      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)---(Cfn#)", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }),
+        C: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", '{"q":')] }),
+        f: chain({ tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } }),
+        n: instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT }),
       });
     });
   });
@@ -110,16 +132,33 @@ describe("toolCallSteps", () => {
     ];
     for (const [finished, options] of finishes) {
       testScheduler().run(({ cold, expectObservable }) => {
-        const source = cold("-S-E----F----|", elements({ S: start("t1", "paint"), E: ev.toolEnd("t1"), F: finished }));
-        expectObservable(source.pipe(toolCallSteps(options))).toBe("-s-(eh)-(fF)-|", {
+        const source = cold("-S----E----F----|", elements({ S: start("t1", "paint"), E: ev.toolEnd("t1"), F: finished }));
+        const history = { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "paint", "")] } };
+        expectObservable(source.pipe(toolCallSteps(options))).toBe("-(sh)-(eh)-(fF)-|", {
           s: chain({ tool_name: "paint", status: "processing" }),
           e: chain({ tool_name: "paint", status: "processing", request: { args: {} } }),
-          h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "paint", "")] } },
+          h: history,
           f: chain({ tool_name: "paint", status: "success", request: { args: {} } }),
           F: finished as PipelineElement,
         });
       });
     }
+  });
+
+  it("goes on with a call that ended when a START reopens it, calling onToolCall once", () => {
+    const seen: AgUiToolCall[] = [];
+    const argumentsOf = (element: PipelineElement) =>
+      "kind" in element && element.kind === "history.message" ? (element.message as { toolCalls: { function: { arguments: string } }[] }).toolCalls[0]!.function.arguments : "other";
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----a-E-S-b-E-----|", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":'), E: ev.toolEnd("t1"), b: ev.toolArgs("t1", '"x"}') }));
+      expectObservable(source.pipe(toolCallSteps({ onToolCall: (toolCall) => void seen.push(toolCall) }), map(argumentsOf))).toBe("-(oH)---(oh)--(oi)--|", {
+        o: "other",
+        H: "",
+        h: '{"q":',
+        i: '{"q":"x"}',
+      });
+    });
+    expect(seen).toEqual([{ toolCallId: "t1", name: "search", args: '{"q":' }]);
   });
 
   it("records a result for a call it never saw in the history only", () => {
@@ -132,16 +171,17 @@ describe("toolCallSteps", () => {
 
   it("errors when onToolCall throws, and unsubscribes the source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-S-E-|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1") }));
+      const source = cold("-S----E-|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1") }));
       const onToolCall = () => {
         throw new Error("host bug");
       };
-      expectObservable(source.pipe(toolCallSteps({ onToolCall }))).toBe("-s-(eh#)", {
+      expectObservable(source.pipe(toolCallSteps({ onToolCall }))).toBe("-(sH)-(eh#)", {
         s: chain({ tool_name: "search", status: "processing" }),
+        H: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
         e: chain({ tool_name: "search", status: "processing", request: { args: {} } }),
         h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
       }, new Error("host bug"));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
+      expectSubscriptions(source.subscriptions).toBe("^-----!");
     });
   });
 

@@ -37,6 +37,18 @@ describe("validateEvents", () => {
     expect(reported[1]?.[1].eventType).toBe("TELEPATHY");
   });
 
+  it("keeps a RUN_FINISHED whose outcome type it does not know, without the outcome, and reports what it stripped", () => {
+    const reported: [unknown, AgUiInvalidEventError][] = [];
+    const unknownOutcome = { ...ev.runFinished(), outcome: { type: "handoff", to: "billing" } } as unknown as AGUIEvent;
+    const malformedOutcome = { ...ev.runFinished(), outcome: ["success"] } as unknown as AGUIEvent;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-b-|", { a: unknownOutcome, b: malformedOutcome });
+      expectObservable(source.pipe(validateEvents({ onInvalidEvent: (event, error) => reported.push([event, error]) }))).toBe("-a---|", { a: ev.runFinished() });
+    });
+    expect(reported.map(([event]) => event)).toEqual([unknownOutcome, malformedOutcome]);
+    expect(reported[0]?.[1].problems).toEqual(["outcome.type: 'handoff' is not an outcome AG-UI 1.0 knows; the outcome was stripped and the run's end kept"]);
+  });
+
   it("takes the fast path only for streamed events the schema accepts", () => {
     const shapes: [string, string, string][] = [
       ["TEXT_MESSAGE_CONTENT", "messageId", "delta"],

@@ -74,6 +74,25 @@ describe("verifySequence", () => {
     });
   });
 
+  it("errors when the stream ends inside a run, even with every message closed (a truncated run has no outcome)", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = asEvents({ s: ev.runStarted(), S: ev.textStart("m1"), t: ev.text("m1", "Done"), E: ev.textEnd("m1") });
+      expectObservable(cold("-s-S-t-E-|", values).pipe(verifySequence())).toBe(
+        "-s-S-t-E-#",
+        values,
+        new AgUiProtocolError("The stream ended before the run's RUN_FINISHED or RUN_ERROR: a truncated run has no outcome"),
+      );
+    });
+  });
+
+  it("completes when the stream ends between runs, or after RUN_ERROR", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = asEvents({ s: ev.runStarted(), f: ev.runFinished(), e: ev.runError("boom") });
+      expectObservable(cold("-s-f-|", values).pipe(verifySequence())).toBe("-s-f-|", values);
+      expectObservable(cold("-s-e-|", values).pipe(verifySequence())).toBe("-s-e-|", values);
+    });
+  });
+
   it("passes a source error through", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const values = asEvents({ s: ev.runStarted() });

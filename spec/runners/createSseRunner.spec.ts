@@ -1,7 +1,7 @@
 import { lastValueFrom } from "rxjs";
 import { type AgentServer } from "carbon-agui-rx/testing";
 import { startEncodedAgentServer } from "../support/agentServer";
-import { AgUiConnectionError, AgUiHttpError, SseFrameTooLargeError } from "../../src/errors";
+import { AgUiConnectionError, AgUiHttpError, AgUiNotEventStreamError, SseFrameTooLargeError } from "../../src/errors";
 import { createSseRunner } from "../../src/runners/createSseRunner";
 import { ev } from "../support/builders";
 import { collect, collectFirst, runInput, startHttpServer, types, waitUntil } from "../support/runs";
@@ -120,6 +120,35 @@ describe("createSseRunner", () => {
       await expect(collect(run)).rejects.toEqual(new AgUiHttpError(503, "Service Unavailable", '{"detail":"warming up"}'));
     } finally {
       await failing.close();
+    }
+  });
+
+  it("fails with AgUiNotEventStreamError on a 200 answer that is not an event stream (a proxy's sign-in page)", async () => {
+    const proxy = await startHttpServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end("<html><body>Sign in</body></html>");
+    });
+    try {
+      const run = createSseRunner({ url: proxy.url })(runInput(), { signal: signal() });
+      const error = await collect(run).then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(AgUiNotEventStreamError);
+      expect(error).toMatchObject({ status: 200, contentType: "text/html; charset=utf-8", body: "<html><body>Sign in</body></html>" });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("reads an event stream whose content type has parameters, or that names none", async () => {
+    for (const contentType of ["text/event-stream; charset=utf-8", undefined]) {
+      const plain = await startHttpServer((_request, response) => {
+        response.writeHead(200, contentType === undefined ? {} : { "content-type": contentType });
+        response.end(answer.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(""));
+      });
+      try {
+        expect(await collect(createSseRunner({ url: plain.url })(runInput(), { signal: signal() }))).toEqual(answer);
+      } finally {
+        await plain.close();
+      }
     }
   });
 

@@ -8,6 +8,7 @@ export const instr = {
   textDelta: (itemId: string, text: string): PipelineElement => ({ kind: "item.delta", itemId, item: { response_type: "text", text } }),
   textComplete: (itemId: string, text: string): PipelineElement => ({ kind: "item.complete", itemId, item: { response_type: "text", text } }),
   history: (message: Message): PipelineElement => ({ kind: "history.message", message }),
+  reserve: (messageId: string, role: "assistant" | "user" | "system" | "developer" | "reasoning" = "assistant"): PipelineElement => ({ kind: "history.reserve", messageId, role }),
   finished: (): PipelineElement => ({ kind: "turn.end", how: "finished" }),
   stopped: (): PipelineElement => ({ kind: "turn.end", how: "stopped" }),
   failed: (error: Error): PipelineElement => ({ kind: "turn.end", how: "failed", error }),

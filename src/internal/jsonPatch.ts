@@ -15,11 +15,10 @@ export interface PatchOutcome {
 /**
  * Applies an RFC 6902 JSON Patch to `document` in place, all or nothing.
  * Each operation is applied by `fast-json-patch` (with its validation and
- * prototype-pollution guard), after recording the operations that undo it;
+ * prototype-pollution guard), a step at a time (see `primitiveSteps`), after
+ * recording the operations that undo each step;
  * if one fails, the ones before it are undone in reverse order. Undoing keeps
  * old values by reference, so the cost follows the patch, not the document.
- * Values from the patch are copied in, so the document never shares objects
- * with the event that carried them.
  */
 export function applyPatchAtomically(document: unknown, patch: readonly unknown[]): PatchOutcome {
   const dropped: unknown[] = [];
@@ -30,11 +29,12 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
       dropped.push(candidate);
       continue;
     }
-    const operation = "value" in candidate ? { ...candidate, value: structuredClone(candidate.value) } : candidate;
     try {
-      const undoThis = undoOperations(current, operation);
-      current = jsonPatch.applyOperation(current, operation, true, true, true).newDocument;
-      undo.push(undoThis);
+      for (const operation of primitiveSteps(current, candidate)) {
+        const undoThis = undoOperations(current, operation);
+        current = jsonPatch.applyOperation(current, operation, true, true, true).newDocument;
+        undo.push(undoThis);
+      }
     } catch (error) {
       for (let step = undo.length - 1; step >= 0; step--) {
         for (const inverse of undo[step]!) current = jsonPatch.applyOperation(current, inverse, false, true, true).newDocument;
@@ -43,6 +43,30 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
     }
   }
   return { document: current, dropped };
+}
+
+/**
+ * The operation as steps that each change the document in one place, so a
+ * step that fails has changed nothing: a `move` is a `remove` then an `add`
+ * (RFC 6902 defines it so), whose halves are undone like any other, and a
+ * `copy` an `add` of a copy; both fail when `from` holds nothing. Applied
+ * whole, a move whose `add` fails (into its own child, say) would already
+ * have removed its source. Values from the patch are copied in, so the
+ * document never shares objects with the event that carried them.
+ */
+function primitiveSteps(document: unknown, operation: Operation): Operation[] {
+  if (operation.op === "move" || operation.op === "copy") {
+    // RFC 6902 §4.4–4.5: the `from` location must exist (fast-json-patch would move or copy `undefined`).
+    const value = jsonPatch.getValueByPointer(document, operation.from);
+    if (value === undefined) throw new Error(`${operation.op}: nothing at '${operation.from}'`);
+    if (operation.op === "copy") return [{ op: "add", path: operation.path, value: structuredClone(value) }];
+    if (operation.from === operation.path) return [];
+    return [
+      { op: "remove", path: operation.from },
+      { op: "add", path: operation.path, value },
+    ];
+  }
+  return "value" in operation ? [{ ...operation, value: structuredClone(operation.value) }] : [operation];
 }
 
 function isOperation(candidate: unknown): candidate is Operation {
@@ -81,24 +105,18 @@ function undoOperations(document: unknown, operation: Operation): Operation[] {
       return target ? [{ op: operation.op === "remove" ? "add" : "replace", path, value: valueAt(path) }] : [{ op: "replace", path: "", value: document }];
     case "add":
     case "copy":
-      return [undoInsert(document, path, target, 0)];
-    case "move": {
-      const from = locate(document, operation.from);
-      // The source goes first, so an index into the same array counts one fewer element.
-      const sameArray = from !== undefined && target !== undefined && from.parentPath === target.parentPath;
-      return [undoInsert(document, path, target, sameArray ? 1 : 0), { op: "add", path: operation.from, value: valueAt(operation.from) }];
-    }
+      return [undoInsert(document, path, target)];
     default:
       return [];
   }
 }
 
 /** Undoes putting a value at `path`: remove it, or put back what the key held. */
-function undoInsert(document: unknown, path: string, target: Location | undefined, removedBefore: number): Operation {
+function undoInsert(document: unknown, path: string, target: Location | undefined): Operation {
   if (!target) return { op: "replace", path: "", value: document };
   const { parent, parentPath, key } = target;
   if (Array.isArray(parent)) {
-    const index = key === "-" ? parent.length - removedBefore : Number(key);
+    const index = key === "-" ? parent.length : Number(key);
     return { op: "remove", path: `${parentPath}/${index}` };
   }
   const holder = parent as Record<string, unknown> | undefined;

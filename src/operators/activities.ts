@@ -15,7 +15,8 @@ export interface ActivitiesOptions extends SharedStateOptions {
 
 /**
  * Keeps the conversation's activities, by message id: ACTIVITY_SNAPSHOT sets
- * an activity's content (merging into what it had when `replace` is false),
+ * an activity (with `replace: false` it only creates one: an existing activity
+ * is left alone, as AG-UI 1.0 says),
  * ACTIVITY_DELTA applies an RFC 6902 patch to it, all or nothing. Each change
  * goes to `onActivity`; a delta that fails, or that names no known activity,
  * goes to `onWarning`. The events go no further.
@@ -30,6 +31,7 @@ export function activities(conversation: Conversation, options: ActivitiesOption
   return createOperator<PipelineElement, PipelineElement>((out) => ({
     next(element) {
       if (isEventOfType(element, EventType.ACTIVITY_SNAPSHOT)) {
+        if (element.replace === false && conversation.activities.has(element.messageId)) return;
         const activity = conversation.setActivity(element.messageId, element.activityType, element.content, element.replace !== false);
         return onActivity?.(activity);
       }

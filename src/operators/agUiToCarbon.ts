@@ -98,11 +98,21 @@ export interface CoalesceOptions {
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
+  // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
+  const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>
+    pipeFused(source, agUiToCarbonStages(options, conversation)) as Observable<CarbonStreamChunk>;
+  const { conversation } = options;
+  // Without a conversation, each subscription gets one starting from the empty state HttpAgent also starts from.
+  return (source) => (conversation ? pipeStages(source, conversation) : defer(() => pipeStages(source, new Conversation({ state: {} }))));
+}
+
+/** The stages of `agUiToCarbon(options)`, in order, for one subscription (internal: the fused runtime's property spec composes them both ways). */
+export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation): OperatorFunction<unknown, unknown>[] {
   const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false } =
     options;
   const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
   const warningOptions = onWarning ? { onWarning } : {};
-  const stages = (conversation: Conversation): OperatorFunction<never, unknown>[] => [
+  const stages: OperatorFunction<never, unknown>[] = [
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
     expandChunks(),
     verifySequence(),
@@ -124,12 +134,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
     toStreamChunks(options),
     ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),
   ];
-  // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
-  const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>
-    pipeFused(source, stages(conversation) as OperatorFunction<unknown, unknown>[]) as Observable<CarbonStreamChunk>;
-  const { conversation } = options;
-  // Without a conversation, each subscription gets one starting from the empty state HttpAgent also starts from.
-  return (source) => (conversation ? pipeStages(source, conversation) : defer(() => pipeStages(source, new Conversation({ state: {} }))));
+  return stages as OperatorFunction<unknown, unknown>[];
 }
 
 /** Shows each event to `onEvent`; instructions (such as a stop) pass unseen. */

@@ -31,8 +31,10 @@ interface ChunkFields {
  * Expands the convenience `*_CHUNK` events into the explicit
  * START / CONTENT / END events they stand for, as `@ag-ui/client`'s
  * `transformChunks()` does, at a fraction of its cost. A chunk stream ends at
- * the next event of another kind in its lane (or any run boundary), at a chunk
- * with a different id, or when the source completes.
+ * the next event of another kind in its lane (or any run boundary), or at a
+ * chunk with a different id. When the source completes inside a chunk stream
+ * no END is made up: the stream was cut, and `verifySequence()` must see the
+ * message still open to say so.
  *
  * ```
  * source: --a------b------c---|    a, b: TEXT_MESSAGE_CHUNK m1 "Hel" / "lo"; c: RUN_FINISHED
@@ -115,7 +117,6 @@ export function expandChunks(): OperatorFunction<BaseEvent, AGUIEvent> {
         }
         out.next(event as AGUIEvent);
       },
-      complete: closeAll,
     };
   });
 }

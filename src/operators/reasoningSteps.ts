@@ -13,7 +13,11 @@ import { TextBuffer } from "../internal/textBuffer";
  * steps so far. Reasoning messages join the history (their text so far when
  * cut short), and REASONING_ENCRYPTED_VALUE becomes a
  * `history.encryptedValue`: kept with its message or tool call for later
- * runs, never shown. REASONING_START / END only frame the messages.
+ * runs, never shown. REASONING_START / END only frame the messages. A START
+ * for a message that ended reopens it (its step and text go on), and each
+ * new START holds the message's place in the history (`history.reserve`):
+ * an encrypted-only reasoning message (no text) is kept there once its value
+ * arrives.
  *
  * ```
  * source: --S--a--E--|    S/a/E: a reasoning message "Let me think"
@@ -23,12 +27,21 @@ import { TextBuffer } from "../internal/textBuffer";
 export function reasoningSteps(): MonoTypeOperatorFunction<PipelineElement> {
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const open = new Map<string, { step: number; text: TextBuffer }>();
+    /** The messages ended so far: a START for one of them goes on with its step and text. */
+    const ended = new Map<string, { step: number; text: TextBuffer }>();
     let steps: CarbonReasoningStep[] = [];
 
     const show = () => out.next({ kind: "options", options: { reasoning: { steps } } });
     const start = (messageId: string) => {
+      const reopened = ended.get(messageId);
+      if (reopened) {
+        ended.delete(messageId);
+        open.set(messageId, reopened);
+        return reopened;
+      }
       const message = { step: steps.length, text: new TextBuffer() };
       open.set(messageId, message);
+      out.next({ kind: "history.reserve", messageId, role: "reasoning" });
       steps = [...steps, { title: steps.length === 0 ? "Reasoning" : `Reasoning (${steps.length + 1})` }];
       show();
       return message;
@@ -55,7 +68,10 @@ export function reasoningSteps(): MonoTypeOperatorFunction<PipelineElement> {
         } else if (isEventOfType(element, EventType.REASONING_MESSAGE_END)) {
           const message = open.get(element.messageId);
           open.delete(element.messageId);
-          if (message) remember(element.messageId, message.text);
+          if (message) {
+            ended.set(element.messageId, message);
+            remember(element.messageId, message.text);
+          }
         } else if (isEventOfType(element, EventType.REASONING_ENCRYPTED_VALUE)) {
           const { subtype, entityId, encryptedValue } = element;
           out.next({ kind: "history.encryptedValue", subtype, entityId, encryptedValue });

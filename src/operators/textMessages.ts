@@ -17,6 +17,11 @@ interface OpenMessage {
  * `history.message`. The item id is the message id. Messages of other roles
  * (user, system, developer) go to the history only; empty messages nowhere.
  *
+ * A TEXT_MESSAGE_START for a message that already ended reopens it: its
+ * text goes on from where it stopped (a chunk stream split by another event
+ * comes back so). Each START also holds the message's place in the history
+ * (`history.reserve`), so the history keeps the order messages began in.
+ *
  * A message cut short — the run stopped (`turn.end`), failed (RUN_ERROR or a
  * source error) or ended before its TEXT_MESSAGE_END — still goes to the
  * history with the text so far, so the agent's next run sees what the person
@@ -30,6 +35,8 @@ interface OpenMessage {
 export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const open = new Map<string, OpenMessage>();
+    /** The messages ended so far, with their text (the string the history holds, not a copy): one may be reopened. */
+    const ended = new Map<string, { role: OpenMessage["role"]; name?: string; text: string }>();
 
     const opened = (messageId: string) => {
       let message = open.get(messageId);
@@ -56,13 +63,17 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
           return out.next(element);
         }
         switch (element.type) {
-          case EventType.TEXT_MESSAGE_START:
-            open.set(element.messageId, {
-              role: element.role ?? "assistant",
-              text: new TextBuffer(),
-              ...(element.name !== undefined && { name: element.name }),
-            });
+          case EventType.TEXT_MESSAGE_START: {
+            // A START for a message that ended goes on with its text, as @ag-ui/client does (a chunk stream split by another event).
+            const before = ended.get(element.messageId);
+            const text = new TextBuffer();
+            if (before) text.append(before.text);
+            const role = before?.role ?? element.role ?? "assistant";
+            const name = before ? before.name : element.name;
+            open.set(element.messageId, { role, text, ...(name !== undefined && { name }) });
+            if (!before) out.next({ kind: "history.reserve", messageId: element.messageId, role });
             return;
+          }
           case EventType.TEXT_MESSAGE_CONTENT: {
             const message = opened(element.messageId);
             if (element.delta === "") return;
@@ -77,6 +88,7 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
             open.delete(element.messageId);
             if (message.text.isEmpty) return;
             const text = message.text.toString();
+            ended.set(element.messageId, { role: message.role, text, ...(message.name !== undefined && { name: message.name }) });
             if (message.role === "assistant") {
               out.next({ kind: "item.complete", itemId: element.messageId, item: { response_type: "text", text } });
             }

@@ -76,8 +76,9 @@ interface ItemState {
  * (everything so far, as Carbon merges by key and arrays by index) on an empty
  * delta of the turn's latest text item (Carbon shows them under the last
  * item); before any text, on an empty text item that the first text item then
- * takes over. The final response carries them too, and leaves out that empty
- * item if no text took it over and the turn has other items.
+ * takes over, unless another item came first (the text then follows that
+ * item, as it came). The final response carries them too, and leaves out that
+ * empty item if no text took it over and the turn has other items.
  *
  * Events that no operator mapped are ignored.
  *
@@ -96,14 +97,17 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
     /** Carbon item ids by instruction item id: the same, except for the text item that took over the options carrier. */
     const carbonIds = new Map<string, string>();
     let unclaimedCarrier = false;
+    /** An item came after the carrier: a text item taking the carrier over now would show before it. */
+    let carrierPassed = false;
     let latestTextId: string | undefined;
     let messageOptions: CarbonMessageOptions | undefined;
 
     const carbonIdOf = (itemId: string, responseType: string) => {
       let carbonId = carbonIds.get(itemId);
       if (carbonId === undefined) {
-        const takesOverCarrier = unclaimedCarrier && responseType === "text";
+        const takesOverCarrier = unclaimedCarrier && !carrierPassed && responseType === "text";
         if (takesOverCarrier) unclaimedCarrier = false;
+        else if (unclaimedCarrier) carrierPassed = true;
         carbonId = takesOverCarrier ? OPTIONS_CARRIER_ID : itemId;
         carbonIds.set(itemId, carbonId);
       }
@@ -161,8 +165,13 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
       if (state?.open) {
         Object.assign(state.item, delta);
       } else {
-        state = { item: withMetadata(delta, { id: itemId }), open: true };
-        if (JOINED_TEXT_TYPES.has(delta.response_type)) state.text = new TextBuffer();
+        // A completed item that streams again (a reopened message) goes on from its text.
+        const before = state?.item;
+        state = { item: withMetadata(before ? Object.assign({}, before, delta) : delta, { id: itemId }), open: true };
+        if (JOINED_TEXT_TYPES.has(delta.response_type)) {
+          state.text = new TextBuffer();
+          if (typeof before?.text === "string") state.text.append(before.text);
+        }
         items.set(itemId, state);
       }
       // The joined text lives in the buffer; the item gets it when the turn ends.

@@ -49,7 +49,10 @@ interface CallInProgress {
  * (`"failure"` when the result carries an `error`). Each change sends the
  * whole chain as an `options` instruction. The calls join the history as the
  * `toolCalls` of their assistant message (the parent message, or one named
- * after the call), and results as `tool` messages.
+ * after the call) as each call starts (arguments still empty) and again once
+ * they are complete, and results as `tool` messages. A START for a call that
+ * ended goes on with it (a chunk stream split by another event); a call cut
+ * short stays in the history with its arguments so far.
  *
  * No step is left processing once the run has ended. A call still without a
  * result when the run finishes is either handed over, or failed:
@@ -74,7 +77,24 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
   const { onToolCall, onInvalidItem = warnSkippedItem, clientTools = [], ...policy } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const calls = new Map<string, CallInProgress>();
-    const toolCallsByMessage = new Map<string, ToolCall[]>();
+    /** Calls started and not ended: cut short, they are kept with their arguments so far. */
+    const open = new Set<string>();
+
+    /**
+     * Records the call in the history, with these arguments, as a tool call of its assistant message
+     * (the history merges an assistant message's tool calls by id, after any it already holds).
+     */
+    const remember = (toolCallId: string, call: CallInProgress, args: string) => {
+      const toolCalls: ToolCall[] = [{ id: toolCallId, type: "function", function: { name: call.name, arguments: args } }];
+      out.next({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
+    };
+    const keepCutCalls = () => {
+      for (const toolCallId of open) {
+        const call = calls.get(toolCallId)!;
+        if (!call.arguments.isEmpty) remember(toolCallId, call, call.arguments.toString());
+      }
+      open.clear();
+    };
     let chain: CarbonChainOfThoughtStep[] = [];
 
     const setStep = (index: number, step: CarbonChainOfThoughtStep) => {
@@ -99,7 +119,8 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         if (handedOver(toolCallId, call)) chain[call.step] = { ...chain[call.step], status: "success" };
         else {
           chain[call.step] = { ...chain[call.step], response: { content: NO_TOOL_RESULT }, status: "failure" };
-          if (toolCallsByMessage.get(call.messageId)?.some((made) => made.id === toolCallId)) failed.push(toolCallId);
+          // Every call is in the history from its START, so each needs a result there.
+          failed.push(toolCallId);
         }
       }
       out.next({ kind: "options", options: { chain_of_thought: chain } });
@@ -112,6 +133,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
     return {
       next(element) {
         if (isEventOfType(element, EventType.RUN_ERROR) || ("kind" in element && element.kind === "turn.end" && element.how !== "finished")) {
+          keepCutCalls();
           failUnfinished();
           return out.next(element);
         }
@@ -123,9 +145,15 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
           const { toolCallId, toolCallName, parentMessageId } = element;
-          calls.set(toolCallId, { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length });
+          open.add(toolCallId);
+          // A START for a call that ended goes on with it (a chunk stream split by another event).
+          if (calls.has(toolCallId)) return;
+          const call = { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length };
+          calls.set(toolCallId, call);
           chain = [...chain, { tool_name: toolCallName, status: "processing" }];
-          return out.next({ kind: "options", options: { chain_of_thought: chain } });
+          out.next({ kind: "options", options: { chain_of_thought: chain } });
+          // The call joins the history as it starts, as in @ag-ui/client, so the history keeps the order calls began in.
+          return remember(toolCallId, call, "");
         }
         if (isEventOfType(element, EventType.TOOL_CALL_ARGS)) {
           return calls.get(element.toolCallId)?.arguments.append(element.delta);
@@ -133,13 +161,14 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         if (isEventOfType(element, EventType.TOOL_CALL_END)) {
           const call = calls.get(element.toolCallId);
           if (!call) return;
+          open.delete(element.toolCallId);
+          // onToolCall sees a call once, at its first END.
+          const endedBefore = "request" in chain[call.step]!;
           const raw = call.arguments.toString();
           const args = parseToolArguments(raw);
           setStep(call.step, { ...chain[call.step], request: { args } });
-          const toolCalls = [...(toolCallsByMessage.get(call.messageId) ?? []), { id: element.toolCallId, type: "function" as const, function: { name: call.name, arguments: raw } }];
-          toolCallsByMessage.set(call.messageId, toolCalls);
-          out.next({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
-          if (onToolCall) {
+          remember(element.toolCallId, call, raw);
+          if (onToolCall && !endedBefore) {
             const parentMessageId = call.messageId === element.toolCallId ? undefined : call.messageId;
             showToolCallItem(element.toolCallId, onToolCall({ toolCallId: element.toolCallId, name: call.name, args, ...(parentMessageId !== undefined && { parentMessageId }) }));
           }
@@ -155,7 +184,11 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         }
         out.next(element);
       },
-      error: failUnfinished,
+      complete: keepCutCalls,
+      error: () => {
+        keepCutCalls();
+        failUnfinished();
+      },
     };
   }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
 }

@@ -4,7 +4,8 @@ import type { PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
 
 /**
- * Records every `history.message` in the conversation, and attaches every
+ * Records every `history.message` in the conversation, holds the place of
+ * every message that started (`history.reserve`), and attaches every
  * `history.encryptedValue` to its message or tool call, so the next run sends
  * them to the agent. Passes everything through unchanged.
  *
@@ -18,9 +19,10 @@ export function trackHistory(conversation: Conversation): MonoTypeOperatorFuncti
     next(element) {
       if ("kind" in element) {
         if (element.kind === "history.message") conversation.upsertMessage(element.message);
+        else if (element.kind === "history.reserve") conversation.reserveMessage(element.messageId, element.role);
         else if (element.kind === "history.encryptedValue") conversation.attachEncryptedValue(element.subtype, element.entityId, element.encryptedValue);
       }
       out.next(element);
     },
-  }), ["history.message", "history.encryptedValue"]);
+  }), ["history.message", "history.reserve", "history.encryptedValue"]);
 }

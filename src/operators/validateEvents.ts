@@ -37,6 +37,24 @@ export function isPlainStreamedEvent(event: BaseEvent): boolean {
   return true;
 }
 
+const KNOWN_OUTCOMES = new Set(["success", "interrupt", "cancelled"]);
+
+/**
+ * A RUN_FINISHED whose outcome is an object of a type this version does not
+ * know (a later protocol version's), without that outcome: the run's end is
+ * kept, as AG-UI's conformance corpus asks (`unknown-outcome-stripped`). A
+ * malformed outcome (not an object, no string type) stays invalid.
+ */
+function withoutUnknownOutcome(event: BaseEvent): BaseEvent | undefined {
+  if (event.type !== "RUN_FINISHED") return undefined;
+  const outcome = (event as { outcome?: unknown }).outcome;
+  if (typeof outcome !== "object" || outcome === null || Array.isArray(outcome)) return undefined;
+  const outcomeType = (outcome as { type?: unknown }).type;
+  if (typeof outcomeType !== "string" || KNOWN_OUTCOMES.has(outcomeType)) return undefined;
+  const { outcome: _stripped, ...rest } = event as BaseEvent & { outcome: unknown };
+  return rest as BaseEvent;
+}
+
 const warn = (event: unknown, error: AgUiInvalidEventError) => console.warn(`carbon-agui-rx: skipped an invalid event. ${error.message}`, event);
 
 /**
@@ -44,7 +62,9 @@ const warn = (event: unknown, error: AgUiInvalidEventError) => console.warn(`car
  * so one bad event cannot break the turn: an event that fails (a wrong field
  * type, a missing field, an unknown event type, an explicit `null` where a
  * field is optional) goes to `onInvalidEvent` and is skipped. A valid event
- * passes through as it came, unknown extra fields included.
+ * passes through as it came, unknown extra fields included. One exception: a
+ * RUN_FINISHED whose `outcome.type` this version does not know goes on
+ * without its outcome (so the run still ends), and `onInvalidEvent` is told.
  *
  * ```
  * source: --a--x--b--|    x: { type: "TEXT_MESSAGE_CONTENT", messageId: 5 }
@@ -59,6 +79,12 @@ export function validateEvents(options: ValidateEventsOptions = {}): OperatorFun
       const result = EventSchemas.safeParse(event);
       if (result.success) return out.next(event as AGUIEvent);
       const type = typeof (event as { type?: unknown } | null)?.type === "string" ? (event as { type: string }).type : undefined;
+      const withoutOutcome = withoutUnknownOutcome(event);
+      if (withoutOutcome && EventSchemas.safeParse(withoutOutcome).success) {
+        const outcomeType = (event as BaseEvent & { outcome: { type: string } }).outcome.type;
+        onInvalidEvent(event, new AgUiInvalidEventError(type, [`outcome.type: '${outcomeType}' is not an outcome AG-UI 1.0 knows; the outcome was stripped and the run's end kept`]));
+        return out.next(withoutOutcome as AGUIEvent);
+      }
       const problems = result.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message));
       onInvalidEvent(event, new AgUiInvalidEventError(type, problems));
     },

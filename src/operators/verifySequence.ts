@@ -23,7 +23,9 @@ interface OpenThings {
  * an open start with the same id, and an id is not started twice while open;
  * RUN_FINISHED needs every message, tool call, reasoning span, step and
  * subagent closed. It also errors when the source completes while a text
- * message, tool call or reasoning message is still open: the answer was cut.
+ * message, tool call or reasoning message is still open (the answer was
+ * cut), or in the middle of a run, after RUN_STARTED and before its
+ * RUN_FINISHED or RUN_ERROR (a truncated run has no outcome: not a success).
  *
  * ```
  * source: --s--c--|      s: RUN_STARTED; c: TEXT_MESSAGE_CONTENT of a message never started
@@ -140,6 +142,8 @@ export function verifySequence(): MonoTypeOperatorFunction<AGUIEvent> {
       complete() {
         const cut = stillOpen(["text message", "tool call", "reasoning message"]);
         if (cut) throw new AgUiProtocolError(`The stream ended while ${cut} was still open`);
+        // AG-UI 1.0 (transports, truncation): a run cut before its terminal event has no outcome, and is not a success.
+        if (phase === "running") throw new AgUiProtocolError("The stream ended before the run's RUN_FINISHED or RUN_ERROR: a truncated run has no outcome");
       },
     };
   });

@@ -1,6 +1,6 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { Observable } from "rxjs";
-import { AgUiConnectionError, AgUiHttpError, SseFrameTooLargeError } from "../errors";
+import { AgUiConnectionError, AgUiHttpError, AgUiNotEventStreamError, SseFrameTooLargeError } from "../errors";
 import { createEventStreamParser, readEventStream } from "../internal/eventStream";
 import type { ObservableRunAgent } from "./runAgent";
 
@@ -63,6 +63,12 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
         if (!response.ok) {
           const body = await response.text().catch(() => "");
           throw new AgUiHttpError(response.status, response.statusText, body.slice(0, ERROR_BODY_PREVIEW_CHARS));
+        }
+        const contentType = response.headers.get("content-type");
+        // Without a content type we read on; with another one, it is not the agent talking (a proxy's page, a gateway's JSON).
+        if (contentType !== null && !/^\s*text\/event-stream\s*(;|$)/i.test(contentType)) {
+          const body = await response.text().catch(() => "");
+          throw new AgUiNotEventStreamError(response.status, contentType, body.slice(0, ERROR_BODY_PREVIEW_CHARS));
         }
         if (!response.body) throw new AgUiConnectionError(`The agent at ${url} answered without a body`);
 
