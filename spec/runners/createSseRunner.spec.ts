@@ -123,6 +123,39 @@ describe("createSseRunner", () => {
     }
   });
 
+  it("reads no more of an error answer's body than the error keeps, whatever the server would send", async () => {
+    const MIB = 1024 * 1024;
+    let written = 0;
+    const endless = await startHttpServer((_request, response) => {
+      response.writeHead(502, "Bad Gateway", { "content-type": "text/html" });
+      // Up to 256 MiB, a MiB at a time as the client reads: a client that reads it all would take it all.
+      const writeMore = () => {
+        while (written < 256 * MIB && !response.destroyed) {
+          written += MIB;
+          if (!response.write("x".repeat(MIB))) return void response.once("drain", writeMore);
+        }
+        response.end();
+      };
+      writeMore();
+    });
+    try {
+      const run = createSseRunner({ url: endless.url })(runInput(), { signal: signal() });
+      const error = await collect(run).then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(AgUiHttpError);
+      expect((error as AgUiHttpError).body).toHaveLength(4096);
+      expect(written).toBeLessThan(64 * MIB);
+    } finally {
+      await endless.close();
+    }
+  });
+
+  it("refuses a maxFrameBytes that is not a positive number (NaN would switch the bound off)", () => {
+    for (const maxFrameBytes of [Number.NaN, 0, -1, "1000" as unknown as number]) {
+      expect(() => createSseRunner({ url: "http://127.0.0.1:9/", maxFrameBytes })).toThrow(TypeError);
+    }
+    expect(() => createSseRunner({ url: "http://127.0.0.1:9/", maxFrameBytes: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+
   it("fails with AgUiNotEventStreamError on a 200 answer that is not an event stream (a proxy's sign-in page)", async () => {
     const proxy = await startHttpServer((_request, response) => {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });

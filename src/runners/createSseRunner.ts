@@ -2,6 +2,7 @@ import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { Observable } from "rxjs";
 import { AgUiConnectionError, AgUiHttpError, AgUiNotEventStreamError, SseFrameTooLargeError } from "../errors";
 import { createEventStreamParser, readEventStream } from "../internal/eventStream";
+import { readUpTo } from "../internal/readUpTo";
 import type { ObservableRunAgent } from "./runAgent";
 
 export interface SseRunnerOptions {
@@ -21,7 +22,8 @@ export interface SseRunnerOptions {
 }
 
 const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
-const ERROR_BODY_PREVIEW_CHARS = 4096;
+/** How much of an error answer's body an error keeps (and so how much is read of it). */
+const ERROR_BODY_PREVIEW_BYTES = 4096;
 
 /**
  * A `RunAgent` that POSTs the run input to an AG-UI endpoint and streams back
@@ -38,6 +40,8 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
     onParseError = (raw, error) => console.warn("carbon-agui-rx: skipped an SSE event that is not a JSON object", { raw, error }),
     maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
   } = options;
+  // NaN or 0 would switch the bound off (every comparison false) or refuse every event.
+  if (typeof maxFrameBytes !== "number" || !(maxFrameBytes > 0)) throw new TypeError("createSseRunner: maxFrameBytes must be a positive number of bytes, or Infinity");
 
   return (input, { signal }) =>
     new Observable<BaseEvent>((subscriber) => {
@@ -60,15 +64,13 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
         } catch (error) {
           throw controller.signal.aborted ? error : new AgUiConnectionError(`Could not reach the agent at ${url}`, { cause: error });
         }
-        if (!response.ok) {
-          const body = await response.text().catch(() => "");
-          throw new AgUiHttpError(response.status, response.statusText, body.slice(0, ERROR_BODY_PREVIEW_CHARS));
-        }
+        // The body of an answer that is not the stream is read only as far as the error keeps of it.
+        const preview = () => readUpTo(response, ERROR_BODY_PREVIEW_BYTES).then(({ text }) => text, () => "");
+        if (!response.ok) throw new AgUiHttpError(response.status, response.statusText, await preview());
         const contentType = response.headers.get("content-type");
         // Without a content type we read on; with another one, it is not the agent talking (a proxy's page, a gateway's JSON).
         if (contentType !== null && !/^\s*text\/event-stream\s*(;|$)/i.test(contentType)) {
-          const body = await response.text().catch(() => "");
-          throw new AgUiNotEventStreamError(response.status, contentType, body.slice(0, ERROR_BODY_PREVIEW_CHARS));
+          throw new AgUiNotEventStreamError(response.status, contentType, await preview());
         }
         if (!response.body) throw new AgUiConnectionError(`The agent at ${url} answered without a body`);
 

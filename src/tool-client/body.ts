@@ -1,5 +1,6 @@
 import { errorFromProblem, ToolProtocolError, type Problem, type ToolArgumentProblem, type ToolServerError } from "./errors";
 import { isRecord } from "../internal/isRecord";
+import { readUpTo } from "../internal/readUpTo";
 
 /**
  * Reads a whole body, refusing it past `maxBytes` as soon as the count is
@@ -13,23 +14,9 @@ export async function readBoundedText(response: Response, maxBytes: number, trun
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge(maxBytes);
   }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    const room = maxBytes - bytes;
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      if (!truncate) throw tooLarge(maxBytes);
-      return text + decoder.decode(value.subarray(0, room));
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+  const { text, cut } = await readUpTo(response, maxBytes);
+  if (cut && !truncate) throw tooLarge(maxBytes);
+  return text;
 }
 
 const tooLarge = (maxBytes: number) => new ToolProtocolError(`The tool server's response is larger than maxResponseSize (${maxBytes} bytes)`);
