@@ -142,7 +142,8 @@ describe("agent output cannot run script in the page (Chromium, real Carbon 1.9.
     expectPage(await messages(page).getByRole("link", { name: "open me" }).getAttribute("target")).toBe("_blank");
     expectPage(await page.locator("cds-aichat-code-snippet").last().evaluate((snippet) => (snippet as unknown as { code: string }).code)).toBe(`<img src=x onerror="pwned('code block')">\n`);
 
-    const screenshots = join(__dirname, "../../docs/screenshots");
+    // Saved with the other browser tests' screenshots (git-ignored); docs/screenshots keeps the one we looked at.
+    const screenshots = join(__dirname, "../../.tmp/screenshots");
     mkdirSync(screenshots, { recursive: true });
     // Tall enough for the whole answer: the payloads as text, the code block, the safe card.
     await page.setViewportSize({ width: 1100, height: 1700 });
