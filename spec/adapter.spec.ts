@@ -555,6 +555,20 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     expect(inputs[1]).toMatchObject({ threadId: inputs[0]?.threadId });
     expect(inputs[1]?.resume).toBeUndefined();
   });
+
+  it("does not show an answered question again while the agent's state still carries it, and does when the agent asks anew", async () => {
+    const asking = () => of(ev.runStarted(), { type: EventType.STATE_SNAPSHOT, snapshot: { phase: "needs_detail", ask: "Which city?" } } as BaseEvent, ev.runFinished());
+    const runs = [asking, () => answer("Oslo it is."), () => answer("Anything else?"), asking];
+    let run = 0;
+    const adapter = new CarbonAgUiAdapter({
+      run: () => runs[run++]!(),
+      detectClarification: (state) => ((state as { phase?: string }).phase === "needs_detail" ? { question: (state as { ask: string }).ask } : false),
+    });
+    const carbon = new CarbonRecorder();
+    for (const text of ["Weather?", "Oslo", "Thanks", "And tomorrow?"]) await adapter.sendMessage(request(text), options(), carbon);
+    const cards = finals(carbon).map((chunk) => chunk.final_response.output.generic.filter((item) => item.response_type === "user_defined").length);
+    expect(cards).toEqual([1, 0, 0, 1]);
+  });
 });
 
 describe("CarbonAgUiAdapter: clarification predicate errors", () => {

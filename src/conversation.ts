@@ -76,6 +76,10 @@ export class Conversation {
   /** The frozen copy readers get, valid while `stateChangedSinceSnapshot` is false. */
   private stateSnapshot: unknown;
   private stateChangedSinceSnapshot = true;
+  /** How many times the shared state changed: a clarification asked at this version was asked already. */
+  private stateVersion = 0;
+  /** The clarification card last shown on this thread, and the state it was shown for. */
+  private shownClarification: { question: string; stateVersion: number } | undefined;
   private readonly stateChanges = new Subject<void>();
 
   /** The history, republished on every change. */
@@ -298,6 +302,20 @@ export class Conversation {
     this.pendingEncryptedValues.set(`${subtype}:${entityId}`, encryptedValue);
   }
 
+  /**
+   * Whether a clarification card for `question` was shown already for the
+   * state as it is now: the agent has not asked anew (its state still carries
+   * an answered question), so the card is not shown again.
+   */
+  askedAlready(question: string): boolean {
+    return this.shownClarification?.question === question && this.shownClarification.stateVersion === this.stateVersion;
+  }
+
+  /** Notes that a clarification card for `question` was shown, for the state as it is now. */
+  noteClarificationShown(question: string): void {
+    this.shownClarification = { question, stateVersion: this.stateVersion };
+  }
+
   /** Starts a new thread: a new thread id, no history, the initial state, no activities or pending interrupts. */
   reset(threadId: string = randomId()): void {
     this.threadIdValue = threadId;
@@ -306,6 +324,7 @@ export class Conversation {
     this.reserved.clear();
     this.pendingEncryptedValues.clear();
     this.activityMap.clear();
+    this.shownClarification = undefined;
     this.publishPending([]);
     this.resets++;
     this.publishMessages();
@@ -391,6 +410,7 @@ export class Conversation {
   }
 
   private stateChanged(): void {
+    this.stateVersion++;
     this.stateChangedSinceSnapshot = true;
     this.stateChanges.next();
   }

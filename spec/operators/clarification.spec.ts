@@ -29,6 +29,25 @@ describe("clarification", () => {
     expect(told).toEqual([{ kind: "clarification", question: "Which account?", threadId: "t1" }]);
   });
 
+  it("shows a question once: a later run that leaves the state as it was does not ask again; setting the state anew does", () => {
+    const conversation = new Conversation({ threadId: "t1", state: { phase: "needs_detail", ask: "Which date?" } });
+    const detectClarification = (state: unknown) => ((state as { phase?: string }).phase === "needs_detail" ? { question: (state as { ask: string }).ask } : false);
+    const asked = { kind: "clarification" as const, question: "Which date?", threadId: "t1" };
+    const runOf = () =>
+      testScheduler().run(({ cold, expectObservable }) => {
+        expectObservable(cold("-f---|", { f: finished }).pipe(clarification(conversation, { detectClarification }))).toBe(shown.shift()!, { c: card(asked), f: finished });
+      });
+    const shown = ["-(cf)|", "-f---|", "-f---|", "-(cf)|", "-(cf)|"];
+    runOf(); // asked
+    runOf(); // the person answered; the agent's state still carries the marker
+    runOf();
+    conversation.replaceState({ phase: "needs_detail", ask: "Which date?" }); // the agent asks anew (a STATE_SNAPSHOT in its run)
+    runOf();
+    conversation.reset("t1"); // a new thread has seen no card
+    conversation.replaceState({ phase: "needs_detail", ask: "Which date?" });
+    runOf();
+  });
+
   it("shows nothing when the verdict is false, and is not asked when the run ended in interrupts", () => {
     const asked: unknown[] = [];
     const detectClarification = (state: unknown) => {

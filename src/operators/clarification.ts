@@ -22,7 +22,10 @@ export interface ClarificationOptions {
  * Shows a clarification card when `detectClarification` finds the agent
  * asking: a Carbon `user_defined` item carrying `ClarificationData`
  * (`kind: "clarification"`, `question`, `threadId`). Nothing else changes: the
- * answer is an ordinary message on the same thread.
+ * answer is an ordinary message on the same thread. A question is shown once:
+ * while the state stays as it was when its card was shown (the agent left
+ * the marker in place after the person answered), later runs show no card;
+ * a state set anew (a STATE_SNAPSHOT or STATE_DELTA) that asks again does.
  *
  * ```
  * source: --F--|    F: RUN_FINISHED; the state says the agent needs details
@@ -35,8 +38,10 @@ export function clarification(conversation: Conversation, options: Clarification
     next(element) {
       if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type !== "interrupt") {
         const verdict = detectClarification(conversation.state);
-        if (verdict) {
-          const question = typeof verdict === "object" ? verdict.question : undefined;
+        const question = typeof verdict === "object" && verdict !== null ? verdict.question : undefined;
+        // Once per question: a state that still carries a question already shown is an answered one, not a new ask.
+        if (verdict && !conversation.askedAlready(question ?? "")) {
+          conversation.noteClarificationShown(question ?? "");
           const data: ClarificationData = { kind: "clarification", ...(question !== undefined && { question }), threadId: conversation.threadId };
           out.next({ kind: "item.complete", itemId: "clarification", item: { response_type: "user_defined", user_defined: data } });
           onClarification?.(data);
