@@ -42,6 +42,12 @@ function promptOf(partner: Partner, index: number): string[] {
  * the next message still works.
  */
 export function describeConversations(framework: Framework): void {
+  // The frameworks log every model failure the scenarios provoke (stacks included); what the person sees is asserted instead.
+  beforeAll(() => {
+    jest.spyOn(console, "error").mockImplementation(() => undefined);
+    jest.spyOn(console, "warn").mockImplementation(() => undefined);
+  });
+  afterAll(() => jest.restoreAllMocks());
   describe.each(transports)(`${framework} (%s)`, (transport) => {
     let partner: Partner | undefined;
     afterEach(async () => {
