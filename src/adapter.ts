@@ -19,7 +19,7 @@ import {
 import { CancellationReason, type CarbonChatInstance, type CarbonMessageRequest, type CarbonStreamChunk, type CustomSendMessage } from "./carbon";
 import { Conversation, type Activity } from "./conversation";
 import { describeError } from "./describeError";
-import { AgUiEmptyRunError, AgUiFrontendToolError, AgUiInterruptError, AgUiRunError, asCarbonAgUiError } from "./errors";
+import { AgUiEmptyRunError, AgUiFrontendToolError, AgUiInterruptError, AgUiRunError, asCarbonAgUiError, type CarbonAgUiError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
 import { abortReason } from "./internal/abort";
 import { concatMapInFrames, FRAME_BUDGET_MS } from "./internal/concatMapInFrames";
@@ -71,7 +71,7 @@ export interface CarbonAgUiAdapterOptions
    * just sent" under the person's own message. Errors the chat does not show
    * (`describeError` returned nothing, or Carbon refused a chunk) still reject.
    */
-  onError?: (error: unknown) => void;
+  onError?: (error: CarbonAgUiError) => void;
   /** Reject Carbon's send promise on every failed turn too (Carbon then marks the person's message as failed). Default `false`. */
   rejectOnError?: boolean;
   /** How many follow-up runs frontend tools may start in one turn before it fails with `AgUiFrontendToolError`. Default 5. */
@@ -202,10 +202,11 @@ export class CarbonAgUiAdapter {
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
-    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id }).catch((error: unknown) => {
+    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id }).catch((thrown: unknown) => {
+      const error = asCarbonAgUiError(thrown);
       this.options.onError?.(error);
       // The rejection may wrap what the chat showed (a plain Error from a callback becomes one of ours, with it as the cause).
-      const shown = [error, (error as { cause?: unknown } | null)?.cause].some((candidate) => typeof candidate === "object" && candidate !== null && this.shownErrors.has(candidate));
+      const shown = [error, error.cause].some((candidate) => typeof candidate === "object" && candidate !== null && this.shownErrors.has(candidate));
       if (!shown || this.options.rejectOnError) throw error;
     });
   };
