@@ -114,6 +114,14 @@ describe("escapeMarkdownHtml", () => {
     );
   });
 
+  it.each([
+    ["a code span an unclosed backtick opens on the line before (CRLF)", "``\r\n<``"],
+    ["the same with LF", "``\n<``"],
+    ["an open backtick before `<` on the same line, closed on the next", "`<i\nfoo`"],
+  ])("shows `<` as it was where a code span may start on an earlier line: %s (found by the property)", (_case, text) => {
+    expect(render.render(escapeMarkdownHtml(text)).replace(/\u2060/g, "")).toBe(renderWithoutHtml.render(text));
+  });
+
   it("displays what Carbon would show with HTML turned off, but for invisible word joiners (fast-check against markdown-it)", () => {
     fc.assert(
       fc.property(markdownish, (text) => {

@@ -39,7 +39,7 @@ describe("escapeHtml", () => {
       expectObservable(source.pipe(escapeHtml())).toBe("-a-b-(ds)|", {
         a: instr.textDelta("m1", "See"),
         b: instr.textDelta("m1", "\\![x](https://e.test/x.png) and "),
-        d: instr.textDelta("m1", "`&lt;i"),
+        d: instr.textDelta("m1", "`<\u2060i"),
         s: instr.stopped(),
       });
     });

@@ -118,7 +118,7 @@ export class MarkdownHtmlEscaper {
    * a colon (a URL), too.
    */
   private unsureHere(): boolean {
-    return !this.trustStructure || this.uncertainFences || this.indentedLikeCode || this.backslashes > 0 || this.wordHasColon;
+    return !this.trustStructure || this.uncertainFences || this.paragraphTainted || this.indentedLikeCode || this.backslashes > 0 || this.wordHasColon;
   }
 
   private shift(index: number, added: number): void {
