@@ -1,15 +1,20 @@
 import { EventType, type BaseEvent, type Context, type Message, type ResumeEntry, type RunAgentInput, type RunFinishedOutcome, type Tool, type ToolCall } from "@ag-ui/core";
 import {
+  BehaviorSubject,
   catchError,
   defer,
   EMPTY,
+  expand,
   filter,
   finalize,
   from,
+  ignoreElements,
+  lastValueFrom,
   mergeMap,
-  share,
+  of,
+  reduce,
   skip,
-  takeUntil,
+  switchMap,
   tap,
   throwIfEmpty,
   throwError,
@@ -21,7 +26,6 @@ import { Conversation, type Activity } from "./conversation";
 import { describeError } from "./describeError";
 import { AgUiEmptyRunError, AgUiFrontendToolError, AgUiInterruptError, AgUiRunError, asCarbonAgUiError, type CarbonAgUiError } from "./errors";
 import { isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "./hitl";
-import { abortReason } from "./internal/abort";
 import { concatMapInFrames, FRAME_BUDGET_MS } from "./internal/concatMapInFrames";
 import { frameScheduler } from "./internal/frameScheduler";
 import { randomId } from "./internal/ids";
@@ -29,6 +33,7 @@ import { joinConsecutiveDeltas } from "./internal/joinedDeltas";
 import { renderCostMeter } from "./internal/renderCost";
 import { eachRun } from "./internal/splitRuns";
 import { parseToolArguments } from "./internal/toolArguments";
+import { Turn } from "./internal/turn";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "./operators/agUiToCarbon";
 import type { RunAgent } from "./runners/runAgent";
 
@@ -103,8 +108,8 @@ export type FrontendTool = Tool & {
   handler?: (args: unknown, call: { toolCallId: string; name: string }) => unknown;
 };
 
-/** How one turn's runs are started and watched. */
-interface TurnOptions {
+/** How one run of a turn is started and watched. */
+interface RunOptions {
   requestId?: string;
   /** Called on the run's first event. */
   onFirstEvent?: () => void;
@@ -113,7 +118,7 @@ interface TurnOptions {
 }
 
 export interface RespondOptions {
-  /** Aborting it stops the resume run, like Carbon's stop button. */
+  /** Aborting it stops the resume, like Carbon's stop button (which stops it too). */
   signal?: AbortSignal;
 }
 
@@ -123,24 +128,41 @@ const isRestart = (reason: unknown) => reason === CancellationReason.CONVERSATIO
  * Connects Carbon AI Chat to an AG-UI agent. Pass `adapter.sendMessage` as
  * Carbon's `messaging.customSendMessage`: each user message runs the agent
  * with the whole conversation and streams its answer into the chat.
+ *
+ * Every run belongs to a turn (a user message, or the decisions a resume
+ * carries, with the frontend-tool rounds that follow): turns take their turn
+ * one after another, and each ends early on one signal that Carbon's stop
+ * button, its restart and `reset()` all reach. See docs/hitl.md.
  */
 export class CarbonAgUiAdapter {
-  private readonly conversation: Conversation;
+  /** The conversation of this thread; `reset()` replaces it, and a turn keeps the one it began on. */
+  private readonly conversations: BehaviorSubject<Conversation>;
   /** The Carbon instance of the latest message, where a resume streams when none is given. */
   private lastInstance: CarbonChatInstance | undefined;
   /** Errors the chat has shown to the person (as an inline error); a send that fails with one of them resolves. */
   private readonly shownErrors = new WeakSet<object>();
+  /** Carbon instances whose stop button and restart the adapter follows. */
+  private readonly followed = new WeakSet<object>();
+  /** Turns begun and not yet over, the one playing and those waiting for it. */
+  private readonly liveTurns = new Set<Turn>();
+  /** The turn whose runs are playing now. */
+  private playing: Turn | undefined;
+  /** Settles once the last turn queued is over: the next one starts then. */
+  private lastTurnDone: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: CarbonAgUiAdapterOptions) {
-    this.conversation = new Conversation({
-      ...(options.threadId !== undefined && { threadId: options.threadId }),
-      ...(options.initialMessages !== undefined && { messages: options.initialMessages }),
-      // Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it.
-      state: options.initialState === undefined ? {} : options.initialState,
-      ...(options.scheduler && { scheduler: options.scheduler }),
-    });
-    // Lives as long as the adapter: the conversation is its own.
-    if (options.onStateChange) this.conversation.state$.pipe(skip(1)).subscribe(options.onStateChange);
+    this.conversations = new BehaviorSubject(
+      this.newConversation({
+        ...(options.threadId !== undefined && { threadId: options.threadId }),
+        ...(options.initialMessages !== undefined && { messages: options.initialMessages }),
+      }),
+    );
+    // Lives as long as the adapter: the conversations are its own.
+    if (options.onStateChange) this.conversations.pipe(switchMap((conversation) => conversation.state$), skip(1)).subscribe(options.onStateChange);
+  }
+
+  private get conversation(): Conversation {
+    return this.conversations.value;
   }
 
   /** The AG-UI thread id of this conversation; `reset()` starts a new one. */
@@ -154,7 +176,7 @@ export class CarbonAgUiAdapter {
   }
 
   get messages$(): Observable<readonly Message[]> {
-    return this.conversation.messages$;
+    return this.conversations.pipe(switchMap((conversation) => conversation.messages$));
   }
 
   /** The shared state (frozen), sent with the next run. */
@@ -163,7 +185,7 @@ export class CarbonAgUiAdapter {
   }
 
   get state$(): Observable<unknown> {
-    return this.conversation.state$;
+    return this.conversations.pipe(switchMap((conversation) => conversation.state$));
   }
 
   /** Interrupts awaiting their resume, oldest first, each with the decision taken so far. */
@@ -177,7 +199,7 @@ export class CarbonAgUiAdapter {
   }
 
   get pendingInterrupts$(): Observable<readonly PendingInterrupt[]> {
-    return this.conversation.pendingInterrupts$;
+    return this.conversations.pipe(switchMap((conversation) => conversation.pendingInterrupts$));
   }
 
   /** The thread's activities (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by message id. */
@@ -186,23 +208,34 @@ export class CarbonAgUiAdapter {
   }
 
   /**
-   * Starts a new thread with no history. Call it when Carbon restarts the
-   * conversation while no message is in flight (an in-flight one is handled).
+   * Starts a new thread with no history. Every turn begun on the old one
+   * ends (what streams shows "Response stopped"; a turn still waiting never
+   * starts), and whatever its runs still do is written into the old
+   * conversation, not the new one. Carbon's restart does this by itself when
+   * the adapter has seen the instance (its event bus).
    */
   reset(): void {
-    this.conversation.reset();
+    this.conversations.next(this.newConversation({}));
+    for (const turn of this.liveTurns) turn.end(CancellationReason.CONVERSATION_RESTARTED);
   }
 
   /**
    * Carbon's `customSendMessage`. Resolves when the turn's final response is
-   * in Carbon; rejects (after it) with the run's typed error. Carbon's stop
-   * button ends the turn as stopped; "Conversation restarted" drops the turn
-   * and resets the conversation.
+   * in Carbon; a failed turn shows why in the chat and resolves (see
+   * `onError`, `rejectOnError`). A message sent while another turn (a resume)
+   * is playing waits for it, as Carbon's own queue does. Carbon's stop
+   * button ends the turn as stopped; "Conversation restarted" ends it and
+   * resets the conversation.
    */
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
+    this.follow(instance);
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
-    return this.converse(this.startTurn(request), signal, instance, request.id === undefined ? {} : { requestId: request.id }).catch((thrown: unknown) => {
+    const turn = this.beginTurn(instance, [signal]);
+    const runOptions = request.id === undefined ? {} : { requestId: request.id };
+    // A message whose turn ended before it began (stopped or restarted while it waited) is not sent at all.
+    const play = () => (turn.ended ? Promise.resolve() : this.play(this.converse(turn, this.startTurn(turn.conversation, request), runOptions)));
+    return this.inTurn(turn, play).catch((thrown: unknown) => {
       const error = asCarbonAgUiError(thrown);
       this.options.onError?.(error);
       // The rejection may wrap what the chat showed (a plain Error from a callback becomes one of ours, with it as the cause).
@@ -217,14 +250,16 @@ export class CarbonAgUiAdapter {
    * resume put them back), to the only one, and it throws if there are
    * several rather than guess. Once every pending interrupt has a decision,
    * one resume run carries them all (same thread, new run id, no messages,
-   * one `resume` entry each, in arrival order) and streams into Carbon like
-   * any turn; answering one of several resolves without running anything.
+   * one `resume` entry each, in arrival order) and streams into Carbon as a
+   * turn of its own: after the turn playing now, stopped by Carbon's stop
+   * button (or `options.signal`), ended by a restart or `reset()`. Answering
+   * one of several resolves without running anything.
    *
-   * A resume that fails before its first event (it threw, the signal was
-   * already aborted, it completed empty) puts the interrupts and their
-   * decisions back, so the card can be answered again; the promise still
-   * rejects. Once any event came (RUN_ERROR included) the agent has consumed
-   * the interrupts: nothing is put back. Nor after `reset()`.
+   * A resume that fails before its first event (it threw, it was stopped
+   * first, it completed empty) puts the interrupts and their decisions back,
+   * so the card can be answered again; the promise still rejects. Once any
+   * event came (RUN_ERROR included) the agent has consumed the interrupts:
+   * nothing is put back. A resume ended by a reset resolves: its thread is gone.
    */
   async respondToInterrupt(
     decision: InterruptDecision,
@@ -241,21 +276,74 @@ export class CarbonAgUiAdapter {
     if (!othersUndecided && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", target.interrupt.id);
     this.conversation.decideInterrupt(target.interrupt.id, decision);
     if (othersUndecided || !instance) return;
+    this.follow(instance);
+    const turn = this.beginTurn(instance, [options.signal]);
+    await this.inTurn(turn, () => this.resume(turn));
+  }
 
-    const answered = this.conversation.takePendingInterrupts();
-    const resets = this.conversation.resetCount;
+  /** Plays a resume turn: the decided interrupts, taken as the turn begins, go to the agent in one run. */
+  private async resume(turn: Turn): Promise<void> {
+    const { conversation } = turn;
+    const answered = conversation.takePendingInterrupts();
+    if (!answered.some((entry) => entry.decision)) {
+      if (turn.ended && isRestart(turn.signal.reason)) return;
+      throw new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled");
+    }
     let sawEvent = false;
-    const input = this.runInput([], answered.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision!)));
     const putBack = (error: unknown) => {
-      if (!sawEvent && this.conversation.resetCount === resets) this.conversation.restorePendingInterrupts(answered);
+      // Into the turn's own conversation: after a reset, nobody reads it.
+      if (!sawEvent) conversation.restorePendingInterrupts(answered);
       // A resume that ended before any event is the decision not taken, as the card should say.
       throw error instanceof AgUiEmptyRunError ? new AgUiInterruptError(error.message) : error;
     };
-    await this.converse(input, options.signal ?? new AbortController().signal, instance, { onFirstEvent: () => (sawEvent = true) })
-      .finally(() => sawEvent && this.closeResumedToolCalls(answered, resets))
+    const input = this.runInput(conversation, [], answered.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" })));
+    await this.play(this.converse(turn, input, { onFirstEvent: () => (sawEvent = true) }))
+      .finally(() => sawEvent && this.closeResumedToolCalls(conversation, answered))
       .catch(putBack);
+    if (sawEvent || (turn.ended && isRestart(turn.signal.reason))) return;
     // Stopped before the agent answered: the decisions can be sent again.
-    if (!sawEvent) putBack(new AgUiEmptyRunError());
+    putBack(new AgUiEmptyRunError());
+  }
+
+  /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */
+  private beginTurn(instance: CarbonChatInstance, signals: readonly (AbortSignal | undefined)[]): Turn {
+    const turn = new Turn(this.conversation, instance, signals);
+    this.liveTurns.add(turn);
+    turn.ended$.pipe(filter(isRestart)).subscribe(() => {
+      // Once per restart: a reset that came first already replaced the turn's conversation.
+      if (this.conversation === turn.conversation) this.reset();
+    });
+    return turn;
+  }
+
+  /**
+   * Plays `work` once every turn queued before `turn` is over, so that two
+   * turns never run on the thread at once (a message sent while a resume
+   * streams waits for it, as Carbon's queue does for its own requests).
+   */
+  private inTurn<T>(turn: Turn, work: () => Promise<T>): Promise<T> {
+    const done = this.lastTurnDone.then(async () => {
+      this.playing = turn;
+      try {
+        return await work();
+      } finally {
+        this.playing = undefined;
+        this.liveTurns.delete(turn);
+        turn.close();
+      }
+    });
+    this.lastTurnDone = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Follows Carbon's stop button (any turn, a resume too) and its restart (before it cancels requests), once per instance. */
+  private follow(instance: CarbonChatInstance): void {
+    if (!instance.on || this.followed.has(instance)) return;
+    this.followed.add(instance);
+    instance.on([
+      { type: "stopStreaming", handler: () => this.playing?.end(CancellationReason.STOP_STREAMING) },
+      { type: "pre:restartConversation", handler: () => this.reset() },
+    ]);
   }
 
   /**
@@ -267,11 +355,10 @@ export class CarbonAgUiAdapter {
    * feed the decision to the model inside the run and emit no result
    * (CopilotKit's interrupt tools), and the next run would then carry a call
    * without a result, which providers reject. A framework that emits the
-   * result itself (Mastra) has it kept as it is. Not after a reset.
+   * result itself (Mastra) has it kept as it is.
    */
-  private closeResumedToolCalls(resumed: readonly PendingInterrupt[], resets: number): void {
-    if (this.conversation.resetCount !== resets) return;
-    const messages = [...this.conversation.messages];
+  private closeResumedToolCalls(conversation: Conversation, resumed: readonly PendingInterrupt[]): void {
+    const messages = [...conversation.messages];
     let changed = false;
     for (const { interrupt, decision } of resumed) {
       const { toolCallId } = interrupt;
@@ -285,7 +372,7 @@ export class CarbonAgUiAdapter {
       messages.splice(position, 0, { id: `${toolCallId}-decision`, role: "tool", toolCallId, content });
       changed = true;
     }
-    if (changed) this.conversation.replaceMessages(messages);
+    if (changed) conversation.replaceMessages(messages);
   }
 
   /** The interrupt a decision is for, by the rules of `respondToInterrupt`. */
@@ -304,30 +391,47 @@ export class CarbonAgUiAdapter {
     );
   }
 
+  /** Settles once the turn's runs are over: resolves, or rejects with the turn's typed error. */
+  private play(runs: Observable<unknown>): Promise<void> {
+    return lastValueFrom(runs.pipe(ignoreElements()), { defaultValue: undefined });
+  }
+
   /**
-   * Streams a run into Carbon, then, while it ends waiting on frontend tools,
-   * answers them and streams the follow-up run, each its own Carbon turn.
+   * A turn's runs: the first, then, while a run ends waiting on frontend
+   * tools, the tools' answers and the follow-up run, each its own Carbon
+   * response. Emits each run's outcome. Once the turn has ended no further
+   * run starts, and a handler still running has its result kept in the
+   * history (the call needs one) but starts nothing.
+   *
+   * ```
+   * runs:   --o1       o1 ends waiting on a frontend tool; h: its handler; o2 the follow-up's outcome
+   *             h--o2|
+   * result: --o1---o2|
+   * ```
    */
-  private async converse(input: RunAgentInput, signal: AbortSignal, instance: CarbonChatInstance, options: TurnOptions): Promise<void> {
+  private converse(turn: Turn, input: RunAgentInput, options: RunOptions): Observable<RunFinishedOutcome | undefined> {
     const { maxFrontendToolRounds = 5 } = this.options;
-    let outcome = await this.runTurn(input, signal, instance, options);
-    for (let round = 1; !signal.aborted; round++) {
-      const calls = this.frontendToolCalls(outcome);
-      if (calls.length === 0) return;
-      if (round > maxFrontendToolRounds) {
-        throw new AgUiFrontendToolError(`The agent asked for frontend tools more than ${maxFrontendToolRounds} times in one turn; stopped`);
-      }
-      const prelude = await Promise.all(calls.map((call) => this.answerToolCall(call)));
-      outcome = await this.runTurn(this.runInput([...this.conversation.messages], []), signal, instance, { prelude: prelude.flat() });
-    }
+    const { conversation } = turn;
+    return this.playRun(turn, input, options).pipe(
+      expand((outcome, round) => {
+        const calls = this.frontendToolCalls(conversation, outcome);
+        if (calls.length === 0) return EMPTY;
+        if (round + 1 > maxFrontendToolRounds) {
+          return throwError(() => new AgUiFrontendToolError(`The agent asked for frontend tools more than ${maxFrontendToolRounds} times in one turn; stopped`));
+        }
+        return from(Promise.all(calls.map((call) => this.answerToolCall(conversation, call)))).pipe(
+          mergeMap((prelude) => this.playRun(turn, this.runInput(conversation, [...conversation.messages], []), { prelude: prelude.flat() })),
+        );
+      }),
+    );
   }
 
   /** The pending tool calls of a finished run that a frontend tool handles, with their parsed arguments. */
-  private frontendToolCalls(outcome: RunFinishedOutcome | undefined) {
+  private frontendToolCalls(conversation: Conversation, outcome: RunFinishedOutcome | undefined) {
     if (outcome?.type !== "success" || !outcome.pendingToolCallIds) return [];
     const calls = [];
     for (const toolCallId of outcome.pendingToolCallIds) {
-      const found = this.conversation.findToolCall(toolCallId);
+      const found = conversation.findToolCall(toolCallId);
       const tool = found && this.options.tools?.find((candidate) => candidate.name === found.call.function.name && candidate.handler);
       if (found && tool?.handler) calls.push({ ...found, handler: tool.handler });
     }
@@ -335,7 +439,7 @@ export class CarbonAgUiAdapter {
   }
 
   /** Runs a frontend tool, records its result, and returns the events that show the call in the next turn. */
-  private async answerToolCall({ call, messageId, handler }: { call: ToolCall; messageId: string; handler: NonNullable<FrontendTool["handler"]> }) {
+  private async answerToolCall(conversation: Conversation, { call, messageId, handler }: { call: ToolCall; messageId: string; handler: NonNullable<FrontendTool["handler"]> }) {
     const { id: toolCallId, function: fn } = call;
     let content: string;
     let error: string | undefined;
@@ -347,7 +451,7 @@ export class CarbonAgUiAdapter {
       content = error;
     }
     const resultId = randomId();
-    this.conversation.upsertMessage({ id: resultId, role: "tool", toolCallId, content, ...(error !== undefined && { error }) });
+    conversation.upsertMessage({ id: resultId, role: "tool", toolCallId, content, ...(error !== undefined && { error }) });
     return [
       { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: fn.name, parentMessageId: messageId },
       { type: EventType.TOOL_CALL_ARGS, toolCallId, delta: fn.arguments },
@@ -357,60 +461,50 @@ export class CarbonAgUiAdapter {
   }
 
   /**
-   * Streams one run into Carbon; settles once Carbon has the final response (with the run's outcome), rejecting with the run's error.
+   * Streams one run into Carbon; emits the run's outcome once Carbon has the
+   * final response, or fails with the run's error (after it). A turn that
+   * has ended starts no run: nothing to show, and Carbon waits on nothing.
    *
    * Chunks go to Carbon one at a time, and a long queue drains a frame's
    * budget at a time so the page paints and the stop button works meanwhile.
    * After each wait, the deltas of one item still queued are joined, so the
-   * queue never backs up behind the stream.
-   * Once stopped, partial chunks still queued are skipped: the stopped
-   * items' complete chunks and the final response that follow carry all
-   * their text, so the stop shows within a frame and nothing is lost.
+   * queue never backs up behind the stream. Once the turn has ended, partial
+   * chunks still queued are skipped: the stopped items' complete chunks and
+   * the final response that follow carry all their text, so the stop shows
+   * within a frame and nothing is lost.
+   *
+   * A chunk Carbon refuses (a throw, a rejection) must not keep the chunks
+   * after it, the final response above all, from Carbon: its queue would
+   * wait forever. The run's error, else the first refusal, fails the run at
+   * the end.
    */
-  private runTurn(input: RunAgentInput, signal: AbortSignal, instance: CarbonChatInstance, options: TurnOptions): Promise<RunFinishedOutcome | undefined> {
-    return new Promise<RunFinishedOutcome | undefined>((resolve, reject) => {
-      const abort$ = abortReason(signal).pipe(share());
-      const stop$ = abort$.pipe(filter((reason) => !isRestart(reason)));
-      const restart$ = abort$.pipe(filter(isRestart), tap(() => this.reset()));
-      let stopped = false;
-      let failure: unknown;
+  private playRun(turn: Turn, input: RunAgentInput, options: RunOptions): Observable<RunFinishedOutcome | undefined> {
+    return defer(() => {
+      if (turn.ended) return EMPTY;
       let outcome: RunFinishedOutcome | undefined;
+      let runError: { error: unknown } | undefined;
       const renderCost = renderCostMeter(this.scheduler);
-      // A chunk Carbon refuses (a throw, a rejection) must not keep the chunks after it, the final response
-      // above all, from Carbon: its queue would wait forever. The first refusal rejects the turn at the end.
-      const deliver = (chunk: CarbonStreamChunk): Promise<void> => {
-        const refused = (error: unknown) => void (failure ??= error);
-        try {
+      const deliver = (chunk: CarbonStreamChunk): Observable<{ refusal: unknown }> =>
+        defer(() => {
           renderCost.handedOver();
-          return Promise.resolve(instance.messaging.addMessageChunk(chunk)).then(undefined, refused);
-        } catch (error) {
-          refused(error);
-          return Promise.resolve();
-        }
-      };
-      const subscription = this.streamTurn(input, stop$, options, (finished) => (outcome = finished ?? { type: "success" }), renderCost.cost$)
-        .pipe(
-          // Keep the error until every chunk, the final response last, has reached Carbon.
-          catchError((error: unknown) => {
-            failure = error;
-            return EMPTY;
-          }),
-          // A queue that fell behind joins its deltas, so it hands Carbon a few chunks per frame, never a backlog.
-          concatMapInFrames((chunk) => (stopped && "partial_item" in chunk ? EMPTY : deliver(chunk)), this.scheduler, FRAME_BUDGET_MS, joinConsecutiveDeltas),
-          takeUntil(restart$),
-        )
-        .subscribe({
-          // Whatever failed (a callback, Carbon refusing a chunk), the rejection is one of ours: Carbon logs it with JSON.stringify.
-          complete: () => {
-            return failure === undefined ? resolve(outcome) : reject(asCarbonAgUiError(failure));
-          },
-          error: (error: unknown) => reject(asCarbonAgUiError(error)),
-        });
-      // The pipeline lets go of the stop once its turn has ended; chunks may still be queued then.
-      subscription.add(stop$.subscribe(() => (stopped = true)));
-      subscription.add(() => renderCost.stop());
-      // Settles the promise if the turn is dropped some other way, so Carbon's queue never waits on it.
-      subscription.add(() => resolve(undefined));
+          return Promise.resolve(turn.instance.messaging.addMessageChunk(chunk));
+        }).pipe(
+          ignoreElements(),
+          catchError((refusal: unknown) => of({ refusal })),
+        );
+      return this.streamRun(turn, input, options, (finished) => (outcome = finished ?? { type: "success" }), renderCost.cost$).pipe(
+        // Keep the error until every chunk, the final response last, has reached Carbon.
+        catchError((error: unknown) => ((runError = { error }), EMPTY)),
+        // A queue that fell behind joins its deltas, so it hands Carbon a few chunks per frame, never a backlog.
+        concatMapInFrames((chunk) => (turn.ended && "partial_item" in chunk ? EMPTY : deliver(chunk)), this.scheduler, FRAME_BUDGET_MS, joinConsecutiveDeltas),
+        reduce<{ refusal: unknown }, { refusal: unknown } | undefined>((first, refused) => first ?? refused, undefined),
+        // Whatever failed (a callback, Carbon refusing a chunk), the error is one of ours: Carbon logs it with JSON.stringify.
+        mergeMap((refused) => {
+          const failure = runError ?? (refused && { error: refused.refusal });
+          return failure ? throwError(() => asCarbonAgUiError(failure.error)) : of(outcome);
+        }),
+        finalize(() => renderCost.stop()),
+      );
     });
   }
 
@@ -418,39 +512,49 @@ export class CarbonAgUiAdapter {
     return this.options.scheduler ?? frameScheduler();
   }
 
+  private newConversation(thread: { threadId?: string; messages?: readonly Message[] }): Conversation {
+    return new Conversation({
+      ...thread,
+      // Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it.
+      state: this.options.initialState === undefined ? {} : this.options.initialState,
+      ...(this.options.scheduler && { scheduler: this.options.scheduler }),
+    });
+  }
+
   /**
    * Records the user's message and builds the run input from the conversation.
    * A message sent while interrupts are pending answers them as cancelled:
    * the agent needs every open interrupt answered to go on with the thread.
    */
-  private startTurn(request: CarbonMessageRequest): RunAgentInput {
-    const cancelled = this.conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
+  private startTurn(conversation: Conversation, request: CarbonMessageRequest): RunAgentInput {
+    const cancelled = conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
     // Their calls' results go before the new message: CopilotKit's runtime would add them after it, where the model cannot take them.
-    this.closeResumedToolCalls(cancelled, this.conversation.resetCount);
+    this.closeResumedToolCalls(conversation, cancelled);
     const userMessage: Message = { id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" };
-    this.conversation.upsertMessage(userMessage);
-    return this.runInput([...this.conversation.messages], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision)));
+    conversation.upsertMessage(userMessage);
+    return this.runInput(conversation, [...conversation.messages], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision)));
   }
 
-  private runInput(messages: Message[], resume: ResumeEntry[]): RunAgentInput {
+  private runInput(conversation: Conversation, messages: Message[], resume: ResumeEntry[]): RunAgentInput {
     // `state` and `forwardedProps` are required fields for Python AG-UI servers.
     const { tools = [], context = [], forwardedProps = {} } = this.options;
     return {
-      threadId: this.conversation.threadId,
+      threadId: conversation.threadId,
       runId: randomId(),
       messages,
       tools: tools.map(({ handler: _handler, ...tool }) => tool),
       context,
-      state: this.conversation.state,
+      state: conversation.state,
       forwardedProps,
       ...(resume.length > 0 && { resume }),
     };
   }
 
-  private streamTurn(
+  /** One run's chunks for Carbon: its events through `agUiToCarbon()`, writing into the turn's conversation, stopped with the turn. */
+  private streamRun(
+    turn: Turn,
     input: RunAgentInput,
-    stop: Observable<unknown>,
-    { requestId, onFirstEvent, prelude }: TurnOptions,
+    { requestId, onFirstEvent, prelude }: RunOptions,
     onFinished: (outcome: RunFinishedOutcome | undefined) => void,
     renderCost: Observable<number>,
   ) {
@@ -458,6 +562,7 @@ export class CarbonAgUiAdapter {
       this.options;
     const describe = this.options.describeError === false ? undefined : (this.options.describeError ?? describeError);
     const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
+    const stop = turn.ended$;
     return defer(() => {
       // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
       const runController = new AbortController();
@@ -474,7 +579,7 @@ export class CarbonAgUiAdapter {
     }).pipe(
       // One stream may carry several runs: each streams into Carbon as its own response, in turn.
       eachRun(stop, this.scheduler, () => agUiToCarbon({
-        conversation: this.conversation,
+        conversation: turn.conversation,
         stop,
         ...(requestId !== undefined && { requestId }),
         ...(onEvent && { onEvent }),

@@ -155,8 +155,19 @@ export type CarbonChunkLike =
   | { complete_item: object; streaming_metadata?: { response_id: string } }
   | { final_response: object };
 
-/** The part of Carbon's `ChatInstance` the adapter writes to. */
-export interface CarbonChatInstance {
+/** Carbon's event bus (`instance.on` / `off`); handlers are `{ type, handler }` (Carbon's `BusEventType` values). */
+export interface CarbonEventBus {
+  on(handlers: any): unknown;
+  off?(handlers: any): unknown;
+}
+
+/**
+ * The part of Carbon's `ChatInstance` the adapter uses: it writes chunks, and
+ * when the instance has Carbon's event bus it follows the stop button (which
+ * then stops any turn, a resume too) and the restart (which resets the
+ * conversation).
+ */
+export interface CarbonChatInstance extends Partial<CarbonEventBus> {
   messaging: {
     addMessageChunk(chunk: CarbonChunkLike): Promise<void> | void;
   };

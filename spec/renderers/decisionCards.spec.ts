@@ -8,20 +8,8 @@ import { renderDecisionCards } from "../../src/renderers/decisionCards";
 import { ev } from "../support/builders";
 import { waitUntil } from "../support/runs";
 
-type Handler = { type: string; handler: (event: unknown) => unknown };
-
-/** The recording Carbon, plus the event bus the web component offers in onBeforeRender. */
+/** The recording Carbon (with the event bus the web component offers in onBeforeRender), rendering user_defined items. */
 class CarbonWithBus extends CarbonRecorder {
-  handlers: Handler[] = [];
-  on(handlers: Handler[]) {
-    this.handlers.push(...handlers);
-  }
-  off(handlers: Handler[]) {
-    this.handlers = this.handlers.filter((handler) => !handlers.includes(handler));
-  }
-  fire(type: string, data?: object) {
-    for (const handler of this.handlers.filter((candidate) => candidate.type === type)) handler.handler({ type, data });
-  }
   /** Asks for every user_defined item of the latest final response, as Carbon does when it renders them. */
   renderUserDefined() {
     const final = [...this.chunks].reverse().find((chunk) => "final_response" in chunk) as { final_response: { output: { generic: CarbonItem[] } } };
@@ -223,6 +211,7 @@ describe("renderDecisionCards", () => {
     carbon.fire("restartConversation");
     expect(host.querySelectorAll(".cagr-card")).toHaveLength(0);
     dispose();
-    expect(carbon.handlers).toEqual([]);
+    // What is left is the adapter's own: it follows the stop button and the restart for as long as it lives.
+    expect(carbon.listeners.map((handler) => handler.type)).toEqual(["stopStreaming", "pre:restartConversation"]);
   });
 });

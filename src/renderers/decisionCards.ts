@@ -1,6 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import type { CarbonAgUiAdapter } from "../adapter";
-import type { CarbonChatInstance, CarbonItem } from "../carbon";
+import type { CarbonChatInstance, CarbonEventBus, CarbonItem } from "../carbon";
 import { sentence } from "../internal/sentence";
 import { isExpired, type ClarificationData, type InterruptDecision, type InterruptDecisionData } from "../hitl";
 
@@ -18,11 +18,6 @@ type BusHandler = { type: string; handler: (event: CarbonBusEvent) => unknown };
  * runtime values) cannot be assigned to, so the handlers are typed loosely
  * here; `spec/carbon.spec.ts` checks that a real `ChatInstance` fits.
  */
-export interface CarbonEventBus {
-  on(handlers: any): unknown;
-  off?(handlers: any): unknown;
-}
-
 export interface DecisionCardsOptions {
   /** The Carbon instance (from `onBeforeRender`): its `userDefinedResponse` events ask for the cards, and the resume streams into it. */
   instance: CarbonEventBus & CarbonChatInstance;

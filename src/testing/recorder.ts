@@ -1,5 +1,10 @@
 import type { CarbonChatInstance, CarbonItem, CarbonMessageOptions, CarbonStreamChunk } from "carbon-agui-rx";
 
+interface BusHandler {
+  type: string;
+  handler: (event: { type: string; data?: unknown }, instance: unknown) => unknown;
+}
+
 interface RecordedMessage {
   responseId: string;
   items: Map<string, CarbonItem>;
@@ -16,11 +21,23 @@ type TranscriptLine = { from: "user"; text: string } | { from: "assistant"; mess
  * replaces its deltas, the final response replaces the whole message. It
  * throws where Carbon's reducer would (an item's first partial chunk without
  * `response_type`), and reports responses Carbon would still be waiting on.
+ *
+ * It has Carbon's event bus (`on` / `off`), so `pressStop()` and `restart()`
+ * reach what follows it as Carbon's stop button and restart do: a restart
+ * clears the chat, and chunks of a response begun before it are dropped.
  */
 export class CarbonRecorder implements CarbonChatInstance {
   readonly chunks: CarbonStreamChunk[] = [];
-  private readonly lines: TranscriptLine[] = [];
+  private lines: TranscriptLine[] = [];
   private readonly byResponse = new Map<string, RecordedMessage>();
+  /** Responses begun before a restart: Carbon drops their chunks. */
+  private readonly beforeRestart = new Set<string>();
+  private handlers: BusHandler[] = [];
+
+  /** The handlers registered on the event bus. */
+  get listeners(): readonly BusHandler[] {
+    return this.handlers;
+  }
 
   readonly messaging = {
     addMessageChunk: async (chunk: CarbonStreamChunk): Promise<void> => {
@@ -28,6 +45,37 @@ export class CarbonRecorder implements CarbonChatInstance {
       this.apply(chunk);
     },
   };
+
+  on(handlers: BusHandler | BusHandler[]): this {
+    this.handlers.push(...[handlers].flat());
+    return this;
+  }
+
+  off(handlers: BusHandler | BusHandler[]): this {
+    const removed = [handlers].flat();
+    this.handlers = this.handlers.filter((handler) => !removed.includes(handler));
+    return this;
+  }
+
+  /** Clicks Carbon's stop button: fires `stopStreaming` (Carbon then aborts the request in flight: abort its signal yourself). */
+  async pressStop(): Promise<void> {
+    await this.fire("stopStreaming");
+  }
+
+  /**
+   * Restarts the conversation as Carbon's `restartConversation()` does: fires
+   * `pre:restartConversation`, clears the chat (later chunks of the responses
+   * it held are dropped), then fires `restartConversation`. Abort the signal
+   * of a request in flight yourself, with "Conversation restarted", in between.
+   */
+  async restart(abortRequests: () => void = () => undefined): Promise<void> {
+    await this.fire("pre:restartConversation");
+    abortRequests();
+    for (const responseId of this.byResponse.keys()) this.beforeRestart.add(responseId);
+    this.byResponse.clear();
+    this.lines = [];
+    await this.fire("restartConversation");
+  }
 
   /** Records what the user typed, for the transcript. */
   userSays(text: string): void {
@@ -46,6 +94,11 @@ export class CarbonRecorder implements CarbonChatInstance {
       .join("\n");
   }
 
+  /** Fires a Carbon bus event to its handlers, one after another, as Carbon does. */
+  async fire(type: string, data?: unknown): Promise<void> {
+    for (const { handler } of this.handlers.filter((candidate) => candidate.type === type)) await handler({ type, ...(data !== undefined && { data }) }, this);
+  }
+
   private message(responseId: string): RecordedMessage {
     let message = this.byResponse.get(responseId);
     if (!message) {
@@ -57,6 +110,7 @@ export class CarbonRecorder implements CarbonChatInstance {
   }
 
   private apply(chunk: CarbonStreamChunk): void {
+    if (this.beforeRestart.has("final_response" in chunk ? chunk.final_response.id : chunk.streaming_metadata.response_id)) return;
     if ("final_response" in chunk) {
       const { id, output, history, message_options } = chunk.final_response;
       const message = this.message(id);
