@@ -49,6 +49,14 @@ describe("toStreamChunks", () => {
     });
   });
 
+  it("on turn.end stopped before anything was shown, ends with no response at all (no empty bubble)", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("--s-|", elements({ s: instr.stopped() }));
+      expectObservable(source.pipe(toStreamChunks({ responseId: R }))).toBe("--|");
+      expectSubscriptions(source.subscriptions).toBe("^-!");
+    });
+  });
+
   it("on turn.end failed, keeps the text so far and ends with an inline error saying why, then errors", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const error = new AgUiRunError("model overloaded", "overloaded");

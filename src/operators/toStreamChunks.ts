@@ -65,7 +65,9 @@ interface ItemState {
  *
  * - `turn.end` finished, or the source completes: the final response, then complete.
  * - `turn.end` stopped (see `stopWhen()`): each open item as a `complete_item`
- *   with `stream_stopped: true`, the final response, then complete.
+ *   with `stream_stopped: true`, the final response, then complete. Stopped
+ *   before it showed anything, it ends with no response at all: an empty one
+ *   would be an empty bubble, and Carbon waits on nothing it has not seen.
  * - `turn.end` failed, or the source errors: the final response, ending in
  *   an `inline_error` item that says why (`describeError`; "This answer is
  *   incomplete." first when text was shown), then the error.
@@ -130,6 +132,7 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
     };
 
     const emitFinal = (how: TurnEndInstruction["how"], error?: unknown) => {
+      if (how === "stopped" && items.size === 0 && !messageOptions) return;
       for (const state of items.values()) if (state.text) state.item.text = state.text.toString();
       if (how === "stopped") {
         for (const [id, state] of items) {
