@@ -301,8 +301,7 @@ export class CarbonAgUiAdapter {
       .finally(() => sawEvent && this.closeResumedToolCalls(conversation, answered))
       .catch(putBack);
     if (sawEvent || (turn.ended && isRestart(turn.signal.reason))) return;
-    // Stopped before the agent answered: the decisions can be sent again.
-    putBack(new AgUiEmptyRunError());
+    putBack(turn.ended ? new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again") : new AgUiEmptyRunError());
   }
 
   /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */
