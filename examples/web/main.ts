@@ -49,8 +49,7 @@ chat.openChatByDefault = true;
 chat.launcher = { isOn: false };
 chat.onBeforeRender = (instance: CarbonEventBus & CarbonChatInstance) => {
   window.chatInstance = instance;
+  // The adapter follows Carbon's stop button and restart by itself (through this instance's event bus).
   renderDecisionCards({ instance, host: chat, adapter });
-  // Carbon only tells an in-flight message about a restart; a restart between messages must reset the thread too.
-  instance.on({ type: "restartConversation", handler: () => adapter.reset() });
 };
 document.body.append(chat);
