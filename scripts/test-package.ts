@@ -34,6 +34,16 @@ try {
   run("npm", ["install", "--no-audit", "--no-fund", "--silent", `./${tarball}`, "rxjs@7.8.2", "@ag-ui/client@1.0.0", "@types/node@20"]);
   if (existsSync(join(app, "node_modules/@carbon/ai-chat"))) throw new Error("@carbon/ai-chat must not be installed in the consumer app");
   if (!existsSync(join(app, "node_modules/carbon-agui-rx/LICENSE"))) throw new Error("the package must carry its LICENSE");
+  // npm's site resolves no relative link (no repository URL): every link of the packed README is absolute, and those into the package name a file it ships.
+  const installed = join(app, "node_modules/carbon-agui-rx");
+  const { version } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version: string };
+  const links = [...readFileSync(join(installed, "README.md"), "utf8").matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+  const relative = links.filter((link) => !/^[a-z][a-z0-9+.-]*:|^#/i.test(link));
+  if (relative.length > 0) throw new Error(`the packed README has relative links, which break on npm: ${relative.join(", ")}`);
+  const intoPackage = `https://unpkg.com/carbon-agui-rx@${version}/`;
+  const unshipped = links.filter((link) => link.startsWith(intoPackage) && !existsSync(join(installed, link.slice(intoPackage.length).split("#")[0]!)));
+  if (unshipped.length > 0) throw new Error(`the packed README links to files the package does not ship: ${unshipped.join(", ")}`);
+  if (!links.some((link) => link.startsWith(intoPackage))) throw new Error("the packed README should link into the package");
   // The testing kit costs nothing to those who do not import it: the main bundles hold none of it.
   for (const bundle of ["index.mjs", "index.cjs"]) {
     const code = readFileSync(join(app, "node_modules/carbon-agui-rx/dist", bundle), "utf8");
