@@ -54,6 +54,7 @@ export interface CarbonAgUiAdapterOptions
     | "onClarification"
     | "describeError"
     | "html"
+    | "splitTextAt"
     | "allowHttp"
     | "allowUrl"
   > {
@@ -600,6 +601,7 @@ export class CarbonAgUiAdapter {
         ...(detectClarification && { detectClarification }),
         ...(onClarification && { onClarification }),
         ...(this.options.html !== undefined && { html: this.options.html }),
+        ...(this.options.splitTextAt !== undefined && { splitTextAt: this.options.splitTextAt }),
         ...(this.options.allowHttp !== undefined && { allowHttp: this.options.allowHttp }),
         ...(this.options.allowUrl && { allowUrl: this.options.allowUrl }),
         describeError: (error) => {
