@@ -1,5 +1,5 @@
 import { expect as expectPage } from "@jest/globals";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { ScriptedAgent, SseResponse } from "carbon-agui-rx/testing";
 import { SLOW_BLOCKS } from "../../examples/scripted-conversation";
 import { useBrowserDemo } from "./browser";
@@ -10,6 +10,13 @@ const demo = useBrowserDemo();
 const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
 /** The slow deletion's continuation, as far as it streamed. */
 const continuation = (page: Page) => messages(page).filter({ hasText: "Shredded block 1 of" });
+/** The text a message shows: Carbon renders it inside shadow roots, which `textContent` leaves out. */
+const shownText = (message: Locator) =>
+  message.evaluate((element) => {
+    const read = (node: Node): string =>
+      node.nodeType === Node.TEXT_NODE ? (node.textContent ?? "") : node.nodeName === "STYLE" ? "" : [...((node as Element).shadowRoot?.childNodes ?? []), ...node.childNodes].map(read).join("");
+    return read(element);
+  });
 const LAST_BLOCK = `Shredded block ${SLOW_BLOCKS} of ${SLOW_BLOCKS}.`;
 /** What the continuation asks once all its blocks are in: a new interrupt. */
 const BACKUPS_QUESTION = "Delete their 2 backups too?";
@@ -35,19 +42,23 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     const resume = await approveSlowDeletion(page, send, agent);
 
     await page.getByRole("button", { name: /stop/i }).click();
-    await continuation(page).getByText("Response stopped").waitFor();
+    const stopped = continuation(page).getByText("Response stopped");
+    // The continuation streams for about 6 s: a stop that did not reach it would show the whole of it, not this.
+    await stopped.waitFor({ timeout: 10_000 });
     await resume.closed;
     // The browser went away mid-stream: the agent sent no more blocks, nor its closing interrupt.
     expectPage(resume.closedByClient).toBe(true);
     const status = page.locator(".cagr-decision-card .cagr-card-status");
     await status.filter({ hasText: "Approved." }).waitFor();
+    await stopped.scrollIntoViewIfNeeded();
     await snapshot("resume-stopped");
-    const stoppedText = await continuation(page).textContent();
+    const stoppedText = await shownText(continuation(page));
+    expectPage(stoppedText).toContain("Shredded block 3 of");
 
     await send("Do you remember what we said?");
     await messages(page).getByText(/has \d+ messages so far/).waitFor();
     // Nothing of the stopped run came after the stop, and its interrupt is answered for good.
-    expectPage(await continuation(page).textContent()).toBe(stoppedText);
+    expectPage(await shownText(continuation(page))).toBe(stoppedText);
     expectPage(stoppedText).not.toContain(LAST_BLOCK);
     expectPage(await page.getByText(BACKUPS_QUESTION).count()).toBe(0);
     expectPage(await status.textContent()).toBe("Approved.");
@@ -55,6 +66,7 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     expectPage(next.resume).toBeUndefined();
     expectPage(next.messages.at(-1)).toMatchObject({ role: "user", content: "Do you remember what we said?" });
     expectPage(await page.evaluate("window.adapter.pendingInterrupts.length")).toBe(0);
+    await snapshot("resume-stopped-next");
   });
 
   it("restarts the conversation during the continuation: the new thread gets none of the stale run's output, no old message, no pending interrupt, and the next message works", async () => {
@@ -63,13 +75,17 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     const resume = await approveSlowDeletion(page, send, agent);
     const oldThread = (await page.evaluate("window.adapter.threadId")) as string;
 
-    await page.evaluate("window.chatInstance.messaging.restartConversation()");
+    await page.getByRole("button", { name: "Restart conversation" }).click();
     await resume.closed;
     expectPage(resume.closedByClient).toBe(true);
     await page.waitForFunction(
       `window.adapter.threadId !== ${JSON.stringify(oldThread)} && window.adapter.messages.length === 0 && window.adapter.pendingInterrupts.length === 0`,
+      undefined,
+      { timeout: 10_000 },
     );
-    await page.getByRole("textbox").first().waitFor();
+    // Carbon goes back to its home screen.
+    await page.getByText("Hi! I'm a scripted AG-UI agent.").waitFor();
+    await page.waitForTimeout(600); // Carbon fades its home screen in; the screenshot is for people
     await snapshot("resume-restarted");
     expectPage(await messages(page).count()).toBe(0);
     expectPage(await page.locator(".cagr-decision-card").count()).toBe(0);
@@ -84,5 +100,38 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     expectPage(await continuation(page).count()).toBe(0);
     expectPage(await page.getByText(BACKUPS_QUESTION).count()).toBe(0);
     expectPage(await page.evaluate("[window.adapter.messages.length, window.adapter.pendingInterrupts.length]")).toEqual([2, 0]);
+  });
+
+  it("holds a message sent (by instance.send) while the continuation streams until the continuation has ended whole; the message then answers its new interrupt as cancelled", async () => {
+    const { page, send, snapshot } = await demo.open();
+    const agent = demo.agent!;
+    const resume = await approveSlowDeletion(page, send, agent);
+    const runsBefore = agent.inputs.length;
+
+    let resumeOver = false;
+    void resume.closed.then(() => (resumeOver = true));
+    // Carbon holds Enter while its stop button shows; a message can still come another way (a card's button, the host).
+    // Not awaited: Carbon's promise settles once the message has been answered.
+    await page.evaluate('void window.chatInstance.send("Do you remember what we said?")');
+    expectPage(resumeOver).toBe(false);
+    await resume.closed;
+    // One run at a time on the thread: when the agent ended the continuation, the message had not been sent yet.
+    expectPage(agent.inputs).toHaveLength(runsBefore);
+    expectPage(resume.closedByClient).toBe(false);
+    // The continuation ends whole, asking about the backups (its card is ours, slotted into the chat element's light DOM).
+    const backupsCard = page.locator(".cagr-decision-card", { hasText: BACKUPS_QUESTION });
+    await backupsCard.waitFor({ timeout: 10_000 });
+    // The message answers that interrupt as cancelled, and the scripted agent acknowledges it.
+    await messages(page).getByText("Okay, I left the files alone.").waitFor();
+    expectPage(await backupsCard.getByRole("button", { name: "Approve", exact: true }).isDisabled()).toBe(true);
+    await backupsCard.scrollIntoViewIfNeeded();
+    await snapshot("resume-then-queued-message");
+    expectPage(agent.inputs).toHaveLength(runsBefore + 1);
+    expectPage(await shownText(continuation(page))).toContain(LAST_BLOCK);
+    expectPage(await continuation(page).getByText("Response stopped").count()).toBe(0);
+    const next = agent.inputs.at(-1)!;
+    expectPage(next.resume).toEqual([{ interruptId: expect.stringMatching(/^backups-/), status: "cancelled" }]);
+    expectPage(next.messages.at(-1)).toMatchObject({ role: "user", content: "Do you remember what we said?" });
+    expectPage(next.messages.some((message) => message.role === "assistant" && String(message.content).includes(LAST_BLOCK))).toBe(true);
   });
 });
