@@ -116,7 +116,7 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     expectPage(resumeOver).toBe(false);
     await resume.closed;
     // One run at a time on the thread: when the agent ended the continuation, the message had not been sent yet.
-    expectPage(agent.inputs).toHaveLength(runsBefore);
+    expectPage(agent.inputs.length).toBe(runsBefore);
     expectPage(resume.closedByClient).toBe(false);
     // The continuation ends whole, asking about the backups (its card is ours, slotted into the chat element's light DOM).
     const backupsCard = page.locator(".cagr-decision-card", { hasText: BACKUPS_QUESTION });
@@ -126,7 +126,7 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     expectPage(await backupsCard.getByRole("button", { name: "Approve", exact: true }).isDisabled()).toBe(true);
     await backupsCard.scrollIntoViewIfNeeded();
     await snapshot("resume-then-queued-message");
-    expectPage(agent.inputs).toHaveLength(runsBefore + 1);
+    expectPage(agent.inputs.length).toBe(runsBefore + 1);
     expectPage(await shownText(continuation(page))).toContain(LAST_BLOCK);
     expectPage(await continuation(page).getByText("Response stopped").count()).toBe(0);
     const next = agent.inputs.at(-1)!;
