@@ -1,8 +1,8 @@
 /**
  * The demos' agent: answers by keyword with streamed text, a stopped story, a
  * failure, history recall, a weather answer with reasoning, a tool call,
- * shared state and a Carbon card, and a long answer in one burst of deltas;
- * with a tool client, an e-mail sent through a tool server that asks for
+ * shared state and a Carbon card, a long answer in one burst of deltas, and
+ * approvals whose continuation streams slowly; with a tool client, an e-mail sent through a tool server that asks for
  * approval. Served by the testing kit's agent server.
  */
 import type { RunAgentInput } from "@ag-ui/core";
@@ -79,15 +79,53 @@ async function weatherAnswer(sse: SseResponse, input: RunAgentInput, day: "today
   sse.end();
 }
 
+/**
+ * How a deletion's resume goes, by a word in the request: a "flaky" one is dropped once before any event (the card
+ * re-arms), a "slow" one streams its continuation slowly (the stop button or a restart lands mid-stream).
+ */
+type Deletion = "" | "flaky" | "slow";
+
 /** Asks for approval before deleting files (an AG-UI interrupt), and continues once it is answered. */
-async function deleteFilesAnswer(sse: SseResponse, input: RunAgentInput, flaky: boolean) {
+async function deleteFilesAnswer(sse: SseResponse, input: RunAgentInput, kind: Deletion) {
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
   send({ type: "RUN_STARTED", threadId, runId });
   send({ type: "TOOL_CALL_START", toolCallId: `delete-${runId}`, toolCallName: "delete_files", parentMessageId: `tools-${runId}` });
   send({ type: "TOOL_CALL_ARGS", toolCallId: `delete-${runId}`, delta: '{"paths":["notes.txt","draft.md","old.log"]}' });
   send({ type: "TOOL_CALL_END", toolCallId: `delete-${runId}` });
-  const interrupt = { id: `${flaky ? "flaky-" : ""}approve-${runId}`, reason: "tool_approval", message: "Delete these 3 files?", toolCallId: `delete-${runId}` };
+  const interrupt = { id: `${kind ? `${kind}-` : ""}approve-${runId}`, reason: "tool_approval", message: "Delete these 3 files?", toolCallId: `delete-${runId}` };
+  send({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: [interrupt] } });
+  sse.end();
+}
+
+/** How many blocks the slow deletion shreds, one every `SLOW_BLOCK_MS`: about 6 s in all, however the run ends. */
+export const SLOW_BLOCKS = 60;
+const SLOW_BLOCK_MS = 100;
+
+/**
+ * The approved continuation of a "slow" deletion: a sentence per block, paced, then a new interrupt asking about the
+ * backups. It stops writing as soon as the client has gone (a stopped or restarted run): nothing more is sent.
+ */
+async function shredSlowly(sse: SseResponse, input: RunAgentInput) {
+  const { threadId, runId } = input;
+  const send = (event: object) => sse.send(event as never);
+  let gone = false;
+  void sse.closed.then(() => (gone = true));
+  const messageId = `answer-${runId}`;
+  send({ type: "RUN_STARTED", threadId, runId });
+  send({ type: "TEXT_MESSAGE_START", messageId, role: "assistant" });
+  for (let block = 1; block <= SLOW_BLOCKS; block++) {
+    if (gone) return;
+    send({ type: "TEXT_MESSAGE_CONTENT", messageId, delta: `Shredded block ${block} of ${SLOW_BLOCKS}. ` });
+    await pause(SLOW_BLOCK_MS);
+  }
+  if (gone) return;
+  send({ type: "TEXT_MESSAGE_END", messageId });
+  const toolCallId = `delete-backups-${runId}`;
+  send({ type: "TOOL_CALL_START", toolCallId, toolCallName: "delete_files", parentMessageId: `tools-${runId}` });
+  send({ type: "TOOL_CALL_ARGS", toolCallId, delta: '{"paths":["notes.txt.bak","draft.md.bak"]}' });
+  send({ type: "TOOL_CALL_END", toolCallId });
+  const interrupt = { id: `backups-${runId}`, reason: "tool_approval", message: "Delete their 2 backups too?", toolCallId };
   send({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: [interrupt] } });
   sse.end();
 }
@@ -111,6 +149,7 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
     droppedOnce.add(decision.interruptId);
     return sse.end();
   }
+  if (decision?.interruptId.startsWith("slow-") && decision.status !== "cancelled") return shredSlowly(sse, input);
   if (decision) {
     const args = (decision.payload as { args?: { paths?: string[] } } | null)?.args;
     const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${(args?.paths ?? ["notes.txt", "draft.md", "old.log"]).map((path) => `\`${path}\``).join(", ")}.`;
@@ -118,7 +157,7 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   }
   const last = input.messages.at(-1);
   const question = typeof last?.content === "string" ? last.content.toLowerCase() : "";
-  if (question.includes("delete")) return deleteFilesAnswer(sse, input, question.includes("flaky"));
+  if (question.includes("delete")) return deleteFilesAnswer(sse, input, question.includes("flaky") ? "flaky" : question.includes("slow") ? "slow" : "");
   if (question.includes("book")) return askForDate(sse, input);
   if (question.includes("tomorrow")) return weatherAnswer(sse, input, "tomorrow");
   if (question.includes("weather")) return weatherAnswer(sse, input, "today");

@@ -33,6 +33,8 @@ const chat = document.createElement("cds-aichat-custom-element") as HTMLElement 
 chat.className = "chat";
 chat.messaging = { customSendMessage: adapter.sendMessage, skipWelcome: true };
 chat.assistantName = "Demo agent";
+// Carbon's own "Restart conversation" button in the header: the adapter starts a new thread on it, even mid-answer.
+chat.header = { showRestartButton: true };
 // `?theme=g100` (or white, g10, g90): Carbon's theme tokens, which the decision cards follow too.
 const theme = new URLSearchParams(location.search).get("theme");
 if (theme) chat.injectCarbonTheme = theme;

@@ -3,7 +3,7 @@
  * with Carbon AI Chat's web component that talks to it (or to AGUI_URL).
  */
 import { EventEncoder } from "@ag-ui/encoder";
-import { scriptedAgent as serveScriptedAgent, startToolServer, type ToolServer } from "carbon-agui-rx/testing";
+import { scriptedAgent as serveScriptedAgent, startToolServer, type ScriptedAgent, type ToolServer } from "carbon-agui-rx/testing";
 import { ToolClient } from "carbon-agui-rx/tool-client";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -16,6 +16,8 @@ export interface WebDemo {
   readonly url: string;
   /** The AG-UI endpoint the page talks to. */
   readonly agentUrl: string;
+  /** The scripted agent (absent with AGUI_URL): the runs it received and its responses, for tests to watch. */
+  readonly agent: ScriptedAgent | undefined;
   /** The reference tool server the scripted agent calls through `ToolClient` (absent with AGUI_URL). */
   readonly toolServer: ToolServer | undefined;
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<Web
   return {
     url: `http://127.0.0.1:${port}/`,
     agentUrl: endpoint,
+    agent,
     toolServer,
     close: async () => {
       server.closeAllConnections();

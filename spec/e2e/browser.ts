@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { ScriptedAgent } from "carbon-agui-rx/testing";
 import { startWebDemo, type WebDemo } from "../../examples/web/serve";
 
 /** Chromium from Debian, never a downloaded browser; flags for a closed network. */
@@ -23,7 +24,12 @@ const SCREENSHOTS = join(__dirname, "../../.tmp/screenshots");
  * before it loads), closed after it whatever happened. `agentUrl`, read once the spec's earlier `beforeAll`s ran, points
  * the page at another AG-UI endpoint than the demo's scripted agent.
  */
-export function useBrowserDemo(agentUrl?: () => string): { open(query?: string, prepare?: (page: Page) => Promise<void>): Promise<ChatPage>; readonly url: string } {
+export function useBrowserDemo(agentUrl?: () => string): {
+  open(query?: string, prepare?: (page: Page) => Promise<void>): Promise<ChatPage>;
+  readonly url: string;
+  /** The demo's scripted agent (absent when `agentUrl` points elsewhere). */
+  readonly agent: ScriptedAgent | undefined;
+} {
   let demo: WebDemo;
   let browser: Browser;
   const pages: Page[] = [];
@@ -47,6 +53,9 @@ export function useBrowserDemo(agentUrl?: () => string): { open(query?: string, 
     },
     get url() {
       return demo.url;
+    },
+    get agent() {
+      return demo.agent;
     },
   };
 }

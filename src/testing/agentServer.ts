@@ -12,6 +12,8 @@ export interface SseResponse {
   end(): void;
   /** Resolves when the connection closes, whoever closed it. */
   readonly closed: Promise<void>;
+  /** Whether the client went away before the script ended the response (a run it stopped); false while open. */
+  readonly closedByClient: boolean;
   readonly request: IncomingMessage;
 }
 
@@ -81,12 +83,21 @@ export async function startAgentServer(script: AgentScript, options: AgentServer
 }
 
 function openSse(request: IncomingMessage, response: ServerResponse, encode: (event: BaseEvent) => string): SseResponse {
-  const closed = new Promise<void>((resolve) => response.once("close", () => resolve()));
+  let closedByClient = false;
+  const closed = new Promise<void>((resolve) =>
+    response.once("close", () => {
+      closedByClient = !response.writableEnded;
+      resolve();
+    }),
+  );
   return {
     send: (event) => void response.write(encode(event)),
     raw: (text) => void response.write(text),
     end: () => response.end(),
     closed,
+    get closedByClient() {
+      return closedByClient;
+    },
     request,
   };
 }
