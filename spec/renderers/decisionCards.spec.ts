@@ -188,6 +188,16 @@ describe("renderDecisionCards", () => {
     second!.querySelector<HTMLButtonElement>(".cagr-card-reject")!.click();
     await waitUntil(() => inputs.length === 2 && second!.querySelector(".cagr-card-status")?.textContent === "Rejected.");
     expect(inputs[1]?.resume?.map((entry) => entry.status)).toEqual(["resolved", "cancelled"]);
+    // The first card's answer went with the second's: it says it was sent, not that it still waits.
+    expect(first!.querySelector(".cagr-card-status")?.textContent).toBe("Approved.");
+  });
+
+  it("says why it can no longer be answered when a message sent instead cancelled its request", async () => {
+    const { card, adapter, carbon, answerButtons, text } = await setUp({}, () => answer("Something else, then."));
+    await adapter.sendMessage({ id: "u2", input: { text: "Never mind, do something else" } }, { signal: new AbortController().signal }, carbon);
+    expect(answerButtons()).toEqual([false, false, false]);
+    expect(text(".cagr-card-status")).toBe("Not answered: a message sent instead cancelled this request.");
+    expect(card.querySelector(".cagr-card-status")?.hasAttribute("hidden")).toBe(false);
   });
 
   it("renders a clarification card with the question", async () => {

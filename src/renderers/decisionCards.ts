@@ -138,8 +138,17 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
   let editing = false;
   let sending = false;
   let outcome: { text: string; failed: boolean } = expired ? { text: "This request has expired, so it can only be rejected.", failed: false } : { text: "", failed: false };
+  /** The interrupt as last seen pending, to tell how it left when it is gone. */
+  let lastSeen: (typeof adapter.pendingInterrupts)[number] | undefined;
   const render = () => {
     const pending = adapter.pendingInterrupts.find((entry) => entry.interrupt.id === interruptId);
+    if (!pending && lastSeen && !sending && outcome.text === "") {
+      // Gone without this card sending it: sent with the others' answers, or cancelled by a message sent instead.
+      outcome = lastSeen.decision
+        ? { text: `${DECISION_LABELS[lastSeen.decision.type]}.`, failed: false }
+        : { text: "Not answered: a message sent instead cancelled this request.", failed: false };
+    }
+    lastSeen = pending;
     const armed = pending !== undefined && !sending;
     if (!armed) editing = false;
     buttons.approve.hidden = buttons.edit.hidden = editing;
