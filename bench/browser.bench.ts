@@ -14,7 +14,7 @@
  * 1,000 characters a second for `--seconds` (default 30: ~30,000 characters,
  * ~7,500 deltas), with default options, a merge window capped at 100 ms (as
  * before it adapted) or at 500 ms (against the default 300), and
- * `coalesce: false`, each message kept one item (`?split=off`), at full speed and with the CPU
+ * `coalesce: false`, at full speed and with the CPU
  * throttled 4×, `--runs` times (default 3) interleaved.
  *
  * `--only=burst` or `--only=long` runs one part; `--seconds=5` a short answer;
@@ -138,8 +138,6 @@ const LONG_CONFIGS = [
   { name: "window capped at 500 ms", query: "maxWindow=500", throttle: 4 },
   { name: "`coalesce: false`", query: "coalesce=off", throttle: 1 },
   { name: "`coalesce: false`", query: "coalesce=off", throttle: 4 },
-  { name: "each message one item (`splitTextAt: false`)", query: "split=off", throttle: 1 },
-  { name: "each message one item (`splitTextAt: false`)", query: "split=off", throttle: 4 },
 ];
 
 async function longAnswer() {

@@ -7,8 +7,6 @@ export function demoAdapter(): CarbonAgUiAdapter {
     run: createSseRunner({ url: window.AGUI_URL }),
     // `?coalesce=off` sends one chunk per delta, `?maxWindow=100` caps the adaptive merge window: for the browser bench to compare.
     coalesce: params.get("coalesce") !== "off" && (params.has("maxWindow") ? { maxIntervalMs: Number(params.get("maxWindow")) } : true),
-    // `?split=off` keeps each message one Carbon item (`splitTextAt: false`): for the browser bench to compare.
-    ...(params.get("split") === "off" && { splitTextAt: false as const }),
     // `?html=on` lets the agent's HTML through raw (`html: true`): the browser security test's control, showing its payloads do run then.
     html: params.get("html") === "on",
     // The demo agent asks for details by leaving { phase: "needs_detail", ask } in its state.

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { from } from "rxjs";
-import type { PipelineElement } from "../../src/instructions";
+import type { ItemCompleteInstruction, ItemDeltaInstruction, PipelineElement } from "../../src/instructions";
 import { splitLongText } from "../../src/operators/splitLongText";
 import { instr } from "../support/builders";
 import { carbonMarkdown } from "../support/carbonMarkdown";
@@ -23,9 +23,8 @@ function through(elements: PipelineElement[], atLeast: number): PipelineElement[
 function parts(elements: PipelineElement[]): Map<string, string> {
   const texts = new Map<string, string>();
   for (const element of elements) {
-    if ("type" in element) continue;
-    if (element.kind === "item.delta") texts.set(element.itemId, (texts.get(element.itemId) ?? "") + String(element.item.text));
-    if (element.kind === "item.complete") texts.set(element.itemId, String(element.item.text));
+    if (element.kind === "item.delta") texts.set(element.itemId, (texts.get(element.itemId) ?? "") + String((element as ItemDeltaInstruction).item.text));
+    if (element.kind === "item.complete") texts.set(element.itemId, String((element as ItemCompleteInstruction).item.text));
   }
   return texts;
 }
