@@ -54,7 +54,6 @@ export interface CarbonAgUiAdapterOptions
     | "onClarification"
     | "describeError"
     | "html"
-    | "splitTextAt"
     | "allowHttp"
     | "allowUrl"
   > {
@@ -601,7 +600,6 @@ export class CarbonAgUiAdapter {
         ...(detectClarification && { detectClarification }),
         ...(onClarification && { onClarification }),
         ...(this.options.html !== undefined && { html: this.options.html }),
-        ...(this.options.splitTextAt !== undefined && { splitTextAt: this.options.splitTextAt }),
         ...(this.options.allowHttp !== undefined && { allowHttp: this.options.allowHttp }),
         ...(this.options.allowUrl && { allowUrl: this.options.allowUrl }),
         describeError: (error) => {

@@ -19,7 +19,6 @@ export { messagesSnapshot } from "./operators/messagesSnapshot";
 export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 export { coalesceDeltas, type AdaptiveWindow } from "./operators/coalesceDeltas";
 export { escapeHtml } from "./operators/escapeHtml";
-export { splitLongText, SPLIT_TEXT_AT } from "./operators/splitLongText";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";

@@ -15,7 +15,6 @@ import { messagesSnapshot } from "./messagesSnapshot";
 import { reasoningSteps } from "./reasoningSteps";
 import { runOutcome, type RunOutcomeOptions } from "./runOutcome";
 import { sharedState, type SharedStateOptions } from "./sharedState";
-import { splitLongText, SPLIT_TEXT_AT } from "./splitLongText";
 import { stopWhen } from "./stopWhen";
 import { textMessages } from "./textMessages";
 import { toolCallSteps, type ToolCallStepsOptions } from "./toolCallSteps";
@@ -68,13 +67,6 @@ export interface AgUiToCarbonOptions
    * it displays as text, and markdown images as links (`escapeHtml()`).
    */
   html?: boolean;
-  /**
-   * Once a streamed text item holds this many characters, go on in a new
-   * item at the next paragraph break (see `splitLongText()`): Carbon then
-   * redraws only the part still streaming, not the whole answer so far, for
-   * each chunk. Default 2,000; `false` keeps each message one item.
-   */
-  splitTextAt?: number | false;
 }
 
 export interface CoalesceOptions {
@@ -98,7 +90,7 @@ export interface CoalesceOptions {
 /**
  * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → splitLongText → escapeHtml → toStreamChunks → coalesceDeltas`
+ * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → escapeHtml → toStreamChunks → coalesceDeltas`
  *
  * ```
  * source: --R--S--a--b--E---F|     R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -116,26 +108,8 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
 
 /** The stages of `agUiToCarbon(options)`, in order, for one subscription (internal: the fused runtime's property spec composes them both ways). */
 export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation): OperatorFunction<unknown, unknown>[] {
-  const {
-    stop,
-    onEvent,
-    operators = [],
-    validate = true,
-    coalesce = true,
-    onInvalidEvent,
-    onWarning,
-    onInvalidItem,
-    onToolCall,
-    clientTools,
-    onActivity,
-    onRunFinished,
-    detectClarification,
-    onClarification,
-    allowHttp,
-    allowUrl,
-    html = false,
-    splitTextAt = SPLIT_TEXT_AT,
-  } = options;
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false } =
+    options;
   const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
   const warningOptions = onWarning ? { onWarning } : {};
   const stages: OperatorFunction<never, unknown>[] = [
@@ -156,7 +130,6 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     trackHistory(conversation),
     messagesSnapshot(conversation),
-    ...(splitTextAt === false ? [] : [splitLongText(splitTextAt)]),
     ...(html ? [] : [escapeHtml()]),
     toStreamChunks(options),
     ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),
