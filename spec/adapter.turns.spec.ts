@@ -128,6 +128,7 @@ describe("CarbonAgUiAdapter turns: a resume", () => {
     aborted.abort(CancellationReason.STOP_STREAMING);
     await expect(adapter.respondToInterrupt({ type: "approve" }, carbon, { signal: aborted.signal })).rejects.toBeInstanceOf(AgUiInterruptError);
     expect(subscriptions(1)).toEqual([]);
+    expect(carbon.chunks).toHaveLength(2); // the card's turn alone: no empty answer for the resume that never started
     const host = new AbortController();
     const resumed = adapter.respondToInterrupt({ type: "approve" }, carbon, { signal: host.signal });
     await advanceTo(10);
