@@ -183,13 +183,13 @@ describe("coalesceDeltas", () => {
       });
     });
 
-    it("never lasts longer than maxIntervalMs (300 ms by default)", () => {
+    it("never lasts longer than maxIntervalMs (1 s by default)", () => {
       testScheduler().run(({ cold, hot, expectObservable }) => {
-        const renderCost = hot("10ms x", { x: 200 });
-        const source = cold("a 49ms b 329ms c 149ms |", deltas);
-        // 200 / 0.2 would be 1 s; the window from 100 ends at 400 and sends c. With maxIntervalMs 150 it ends at 250, so c finds none and goes at once.
-        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost }))).toBe("a 99ms b 299ms c 129ms |", { a: text("1"), b: text("2"), c: text("3") });
-        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost, maxIntervalMs: 150 }))).toBe("a 99ms b 279ms c 149ms |", {
+        const renderCost = hot("10ms x", { x: 400 });
+        const source = cold("a 49ms b 1029ms c 149ms |", deltas);
+        // 400 / 0.2 would be 2 s; the window from 100 ends at 1100 and sends c. With maxIntervalMs 150 it ends at 250, so c finds none and goes at once.
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost }))).toBe("a 99ms b 999ms c 129ms |", { a: text("1"), b: text("2"), c: text("3") });
+        expectObservable(source.pipe(coalesceDeltas(asyncScheduler, 100, { renderCost, maxIntervalMs: 150 }))).toBe("a 99ms b 979ms c 149ms |", {
           a: text("1"),
           b: text("2"),
           c: text("3"),

@@ -81,7 +81,7 @@ export interface CoalesceOptions {
    * for you (from `addMessageChunk` to the next animation frame).
    */
   renderCost?: Observable<number>;
-  /** The longest adaptive window. Default 300 ms. */
+  /** The longest adaptive window. Default 1,000 ms. */
   maxIntervalMs?: number;
   /** The share of the time Carbon's redraws may take, which sets an adaptive window's length. Default 0.2. */
   renderShare?: number;

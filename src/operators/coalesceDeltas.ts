@@ -6,8 +6,8 @@ import { isJoinable, JoinedDeltas, sameItem } from "../internal/joinedDeltas";
 /** How often Carbon 1.9.1's markdown view shows new text, at most: sending merged text faster shows nothing more. */
 export const CARBON_MARKDOWN_REFRESH_MS = 100;
 
-/** The longest an adaptive window grows by default: longer, and the text visibly lags what is typed at it (see docs/architecture.md). */
-export const MAX_ADAPTIVE_WINDOW_MS = 300;
+/** The longest an adaptive window grows by default, reached only where a redraw costs 200 ms or more (a slow device, a long answer): see docs/architecture.md. */
+export const MAX_ADAPTIVE_WINDOW_MS = 1_000;
 
 /** The share of the main thread Carbon's redraws may take by default: a window lasts at least this many times a redraw's cost. */
 export const RENDER_SHARE = 0.2;
@@ -20,7 +20,7 @@ export interface AdaptiveWindow {
    * `addMessageChunk` to the next animation frame).
    */
   renderCost: Observable<number>;
-  /** The longest window. Default 300 ms (never less than `intervalMs`). */
+  /** The longest window. Default 1,000 ms (never less than `intervalMs`). */
   maxIntervalMs?: number;
   /** The share of the time redraws may take: a window lasts the last cost divided by it, within the bounds. Default 0.2. */
   renderShare?: number;
