@@ -197,6 +197,8 @@ describe("renderDecisionCards", () => {
     await adapter.sendMessage({ id: "u2", input: { text: "Never mind, do something else" } }, { signal: new AbortController().signal }, carbon);
     expect(answerButtons()).toEqual([false, false, false]);
     expect(text(".cagr-card-status")).toBe("Not answered: a message sent instead cancelled this request.");
+    // Not a success: no check mark.
+    expect(card.querySelector(".cagr-card-status")?.getAttribute("status")).toBe("inactive");
     expect(card.querySelector(".cagr-card-status")?.hasAttribute("hidden")).toBe(false);
   });
 

@@ -137,7 +137,10 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
   const expired = data.expiresAt !== undefined && isExpired({ id: interruptId, reason: data.reason, expiresAt: data.expiresAt }, now());
   let editing = false;
   let sending = false;
-  let outcome: { text: string; failed: boolean } = expired ? { text: "This request has expired, so it can only be rejected.", failed: false } : { text: "", failed: false };
+  /** What the card last came to, with the status `cds-inline-loading` shows for it. */
+  let outcome: { text: string; status: "finished" | "error" | "inactive" } = expired
+    ? { text: "This request has expired, so it can only be rejected.", status: "inactive" }
+    : { text: "", status: "inactive" };
   /** The interrupt as last seen pending, to tell how it left when it is gone. */
   let lastSeen: (typeof adapter.pendingInterrupts)[number] | undefined;
   const render = () => {
@@ -145,8 +148,8 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     if (!pending && lastSeen && !sending && outcome.text === "") {
       // Gone without this card sending it: sent with the others' answers, or cancelled by a message sent instead.
       outcome = lastSeen.decision
-        ? { text: `${DECISION_LABELS[lastSeen.decision.type]}.`, failed: false }
-        : { text: "Not answered: a message sent instead cancelled this request.", failed: false };
+        ? { text: `${DECISION_LABELS[lastSeen.decision.type]}.`, status: "finished" }
+        : { text: "Not answered: a message sent instead cancelled this request.", status: "inactive" };
     }
     lastSeen = pending;
     const armed = pending !== undefined && !sending;
@@ -163,7 +166,7 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     const text = sending ? "Sending your answer…" : waiting || outcome.text;
     status.textContent = text;
     status.hidden = text === "";
-    status.setAttribute("status", sending ? "active" : outcome.failed ? "error" : outcome.text && !waiting && !expired ? "finished" : "inactive");
+    status.setAttribute("status", sending ? "active" : waiting ? "inactive" : outcome.status);
   };
 
   const answer = (decision: InterruptDecision) => {
@@ -173,14 +176,14 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     adapter.respondToInterrupt(decision, instance, {}, interruptId).then(
       () => {
         sending = false;
-        outcome = { text: `${DECISION_LABELS[decision.type]}.`, failed: false };
+        outcome = { text: `${DECISION_LABELS[decision.type]}.`, status: "finished" };
         render();
       },
       (error: unknown) => {
         sending = false;
         const retry = adapter.pendingInterrupts.some((entry) => entry.interrupt.id === interruptId);
         const reason = sentence(error instanceof Error ? error.message : String(error));
-        outcome = { text: `${DECISION_LABELS[decision.type]}, but the agent could not go on: ${reason}${retry ? " You can answer again." : ""}`, failed: true };
+        outcome = { text: `${DECISION_LABELS[decision.type]}, but the agent could not go on: ${reason}${retry ? " You can answer again." : ""}`, status: "error" };
         render();
       },
     );
