@@ -167,7 +167,7 @@ describe("renderDecisionCards", () => {
   it("offers only Reject once the interrupt has expired", async () => {
     const { buttonFor, text, inputs } = await setUp({ expiresAt: "2026-11-30T11:00:00Z" }, () => EMPTY, () => answer("Cancelled."));
     expect(armed([buttonFor("approve"), buttonFor("edit"), buttonFor("reject")])).toEqual([false, false, true]);
-    expect(text(".cagr-card-status")).toBe("This request has expired, so it can only be rejected.");
+    expect(text(".cagr-card-note")).toBe("This request has expired, so it can only be rejected.");
     expect(inputs).toHaveLength(1);
   });
 
@@ -183,7 +183,7 @@ describe("renderDecisionCards", () => {
     carbon.renderUserDefined();
     const [first, second] = [...host.querySelectorAll<HTMLElement>(".cagr-decision-card")];
     first!.querySelector<HTMLButtonElement>(".cagr-card-approve")!.click();
-    await waitUntil(() => first!.querySelector(".cagr-card-status")?.textContent === "Approved. It will be sent once every open request is answered.");
+    await waitUntil(() => first!.querySelector(".cagr-card-note")?.textContent === "Approved. It will be sent once every open request is answered.");
     expect(inputs).toHaveLength(1);
     second!.querySelector<HTMLButtonElement>(".cagr-card-reject")!.click();
     await waitUntil(() => inputs.length === 2 && second!.querySelector(".cagr-card-status")?.textContent === "Rejected.");
@@ -196,10 +196,10 @@ describe("renderDecisionCards", () => {
     const { card, adapter, carbon, answerButtons, text } = await setUp({}, () => answer("Something else, then."));
     await adapter.sendMessage({ id: "u2", input: { text: "Never mind, do something else" } }, { signal: new AbortController().signal }, carbon);
     expect(answerButtons()).toEqual([false, false, false]);
-    expect(text(".cagr-card-status")).toBe("Not answered: a message sent instead cancelled this request.");
-    // Not a success: no check mark.
-    expect(card.querySelector(".cagr-card-status")?.getAttribute("status")).toBe("inactive");
-    expect(card.querySelector(".cagr-card-status")?.hasAttribute("hidden")).toBe(false);
+    // A note in plain text: neither a success's check mark nor a loading icon.
+    expect(text(".cagr-card-note")).toBe("Not answered: a message sent instead cancelled this request.");
+    expect(card.querySelector<HTMLElement>(".cagr-card-note")?.hidden).toBe(false);
+    expect(card.querySelector<HTMLElement>(".cagr-card-status")?.hidden).toBe(true);
   });
 
   it("renders a clarification card with the question", async () => {

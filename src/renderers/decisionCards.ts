@@ -130,17 +130,20 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
   };
   const row = create(document, "div", "cagr-card-buttons");
   row.append(...(hasArgs ? [buttons.approve, buttons.edit, buttons.send, buttons.cancel, buttons.reject] : [buttons.approve, buttons.reject]));
+  // Progress and its end (sending, answered, failed) in Carbon's inline loading; a neutral note (waiting, expired, cancelled) as plain text, with no icon to misread.
   const status = control(document, "cds-inline-loading", "p", "cagr-card-status");
   status.setAttribute("aria-live", "polite");
-  element.append(problem, row, status);
+  const note = create(document, "p", "cagr-card-note");
+  note.setAttribute("aria-live", "polite");
+  element.append(problem, row, status, note);
 
   const expired = data.expiresAt !== undefined && isExpired({ id: interruptId, reason: data.reason, expiresAt: data.expiresAt }, now());
   let editing = false;
   let sending = false;
-  /** What the card last came to, with the status `cds-inline-loading` shows for it. */
-  let outcome: { text: string; status: "finished" | "error" | "inactive" } = expired
-    ? { text: "This request has expired, so it can only be rejected.", status: "inactive" }
-    : { text: "", status: "inactive" };
+  /** What the card last came to: a `cds-inline-loading` status, or a neutral note. */
+  let outcome: { text: string; status: "finished" | "error" | "note" } = expired
+    ? { text: "This request has expired, so it can only be rejected.", status: "note" }
+    : { text: "", status: "note" };
   /** The interrupt as last seen pending, to tell how it left when it is gone. */
   let lastSeen: (typeof adapter.pendingInterrupts)[number] | undefined;
   const render = () => {
@@ -149,7 +152,7 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
       // Gone without this card sending it: sent with the others' answers, or cancelled by a message sent instead.
       outcome = lastSeen.decision
         ? { text: `${DECISION_LABELS[lastSeen.decision.type]}.`, status: "finished" }
-        : { text: "Not answered: a message sent instead cancelled this request.", status: "inactive" };
+        : { text: "Not answered: a message sent instead cancelled this request.", status: "note" };
     }
     lastSeen = pending;
     const armed = pending !== undefined && !sending;
@@ -163,10 +166,13 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     editor.disabled = !armed;
     const othersOpen = adapter.pendingInterrupts.some((entry) => entry.interrupt.id !== interruptId && !entry.decision);
     const waiting = pending?.decision && othersOpen && !sending ? `${DECISION_LABELS[pending.decision.type]}. It will be sent once every open request is answered.` : "";
-    const text = sending ? "Sending your answer…" : waiting || outcome.text;
-    status.textContent = text;
-    status.hidden = text === "";
-    status.setAttribute("status", sending ? "active" : waiting ? "inactive" : outcome.status);
+    const shown = sending ? { text: "Sending your answer…", status: "active" } : waiting ? { text: waiting, status: "note" } : outcome;
+    const isNote = shown.status === "note";
+    status.textContent = isNote ? "" : shown.text;
+    status.hidden = isNote || shown.text === "";
+    if (!isNote) status.setAttribute("status", shown.status);
+    note.textContent = isNote ? shown.text : "";
+    note.hidden = !isNote || shown.text === "";
   };
 
   const answer = (decision: InterruptDecision) => {
@@ -294,5 +300,6 @@ const CARD_CSS = `
 .cagr-card button.cagr-card-button:disabled { cursor: not-allowed; color: var(--cds-text-on-color-disabled, #8d8d8d); background: var(--cds-button-disabled, #c6c6c6); border-color: transparent; }
 .cagr-card .cagr-card-problem:empty { display: none; }
 .cagr-card .cagr-card-problem { color: var(--cds-text-error, #da1e28); }
+.cagr-card .cagr-card-note { color: var(--cds-text-secondary, #525252); }
 .cagr-card p.cagr-card-status { color: var(--cds-text-secondary, #525252); }
 `;
