@@ -8,7 +8,11 @@ import typescript from "@rollup/plugin-typescript";
 const page = (input, file) => ({
   input,
   output: { file, format: "es", inlineDynamicImports: true },
-  onwarn: (warning, warn) => (warning.code === "THIS_IS_UNDEFINED" || warning.code === "CIRCULAR_DEPENDENCY" ? undefined : warn(warning)),
+  onwarn: (warning, warn) => {
+    // A type error fails the demo build rather than scrolling past as a warning.
+    if (warning.plugin === "typescript") throw new Error(warning.message);
+    if (warning.code !== "THIS_IS_UNDEFINED" && warning.code !== "CIRCULAR_DEPENDENCY") warn(warning);
+  },
   plugins: [
     replace({ preventAssignment: true, values: { "process.env.NODE_ENV": JSON.stringify("production") } }),
     typescript({ tsconfig: "examples/web/tsconfig.json" }),
