@@ -284,9 +284,11 @@ export class CarbonAgUiAdapter {
   /** Plays a resume turn: the decided interrupts, taken as the turn begins, go to the agent in one run. */
   private async resume(turn: Turn): Promise<void> {
     const { conversation } = turn;
+    // Ended by a restart or reset: its thread is gone, so nothing is put back and there is nothing to retry.
+    const threadGone = () => turn.ended && isRestart(turn.signal.reason);
     const answered = conversation.takePendingInterrupts();
     if (!answered.some((entry) => entry.decision)) {
-      if (turn.ended && isRestart(turn.signal.reason)) return;
+      if (threadGone()) return;
       throw new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled");
     }
     let sawEvent = false;
@@ -300,7 +302,7 @@ export class CarbonAgUiAdapter {
     await this.play(this.converse(turn, input, { onFirstEvent: () => (sawEvent = true) }))
       .finally(() => sawEvent && this.closeResumedToolCalls(conversation, answered))
       .catch(putBack);
-    if (sawEvent || (turn.ended && isRestart(turn.signal.reason))) return;
+    if (sawEvent || threadGone()) return;
     putBack(turn.ended ? new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again") : new AgUiEmptyRunError());
   }
 

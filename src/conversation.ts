@@ -67,8 +67,6 @@ export class Conversation {
   private readonly activityMap = new Map<string, Activity>();
   /** Interrupts awaiting their resume, by id in arrival order. */
   private readonly pendingSubject = new BehaviorSubject<readonly PendingInterrupt[]>(Object.freeze([]));
-  /** Counts resets, so work begun before one can tell the conversation it would touch is gone. */
-  private resets = 0;
   /** Encrypted values that came before their message or tool call, by `${subtype}:${entityId}`; capped. */
   private readonly pendingEncryptedValues = new Map<string, string>();
   /** The state deltas change in place; never handed out. */
@@ -174,11 +172,6 @@ export class Conversation {
   /** The pending interrupts, republished on every change (for decision-card renderers). */
   get pendingInterrupts$(): Observable<readonly PendingInterrupt[]> {
     return this.pendingSubject.asObservable();
-  }
-
-  /** How many times the conversation was reset: compare before and after async work. */
-  get resetCount(): number {
-    return this.resets;
   }
 
   /** Adds interrupts to those awaiting a resume, after the ones already there; an id already pending is ignored. */
@@ -326,7 +319,6 @@ export class Conversation {
     this.activityMap.clear();
     this.shownClarification = undefined;
     this.publishPending([]);
-    this.resets++;
     this.publishMessages();
     this.replaceState(this.init.state);
   }
