@@ -41,8 +41,9 @@ export interface ConversationInit {
 const MAX_PENDING_ENCRYPTED_VALUES = 256;
 
 /**
- * What outlives a turn: the thread id, the message history and the shared
- * state. The adapter owns one; tracking operators report to it.
+ * What outlives a turn: the thread id, the message history, the shared
+ * state, activities and pending interrupts. The adapter owns one;
+ * `applyToConversation()` writes a run's changes into it.
  *
  * Reading is cheap: `messages` is an immutable snapshot, republished once per
  * changed message (never per streamed event).
@@ -206,14 +207,8 @@ export class Conversation {
     return this.activityMap;
   }
 
-  /**
-   * Sets an activity (ACTIVITY_SNAPSHOT). With `replace: false` an existing
-   * activity is left as it is, type and content (AG-UI 1.0): the snapshot
-   * only creates one that does not exist yet.
-   */
-  setActivity(messageId: string, activityType: string, content: Record<string, unknown>, replace = true): Activity {
-    const existing = this.activityMap.get(messageId);
-    if (existing && !replace) return existing;
+  /** Sets an activity (ACTIVITY_SNAPSHOT). */
+  setActivity(messageId: string, activityType: string, content: Record<string, unknown>): Activity {
     return this.putActivity({ messageId, activityType, content: structuredClone(content) });
   }
 
@@ -296,12 +291,12 @@ export class Conversation {
   }
 
   /**
-   * Whether a clarification card for `question` was shown already for the
-   * state as it is now: the agent has not asked anew (its state still carries
-   * an answered question), so the card is not shown again.
+   * The question of the clarification card shown for the state as it is now,
+   * if one was: the agent has not asked anew (its state still carries an
+   * answered question), so that card is not shown again.
    */
-  askedAlready(question: string): boolean {
-    return this.shownClarification?.question === question && this.shownClarification.stateVersion === this.stateVersion;
+  get clarificationShownForState(): string | undefined {
+    return this.shownClarification?.stateVersion === this.stateVersion ? this.shownClarification.question : undefined;
   }
 
   /** Notes that a clarification card for `question` was shown, for the state as it is now. */

@@ -2,20 +2,20 @@ export { agUiToCarbon, type AgUiToCarbonOptions, type CoalesceOptions } from "./
 export { validateEvents, type ValidateEventsOptions } from "./operators/validateEvents";
 export { expandChunks } from "./operators/expandChunks";
 export { verifySequence } from "./operators/verifySequence";
-export { sharedState, type SharedStateOptions } from "./operators/sharedState";
+export { sharedState } from "./operators/sharedState";
 export { textMessages } from "./operators/textMessages";
 export { reasoningSteps } from "./operators/reasoningSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/toolCallSteps";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES, type UrlContext, type UrlPolicy } from "./itemAllowlist";
 export { runOutcome, type RunOutcomeOptions } from "./operators/runOutcome";
-export { interruptCards } from "./operators/interruptCards";
-export { clarification, type ClarificationOptions } from "./operators/clarification";
+export { interruptCards, type InterruptCardsOptions } from "./operators/interruptCards";
+export { clarification, type ClarificationContext, type ClarificationOptions } from "./operators/clarification";
 export { isExpired, toResumeEntry, type ClarificationData, type InterruptDecision, type InterruptDecisionData, type PendingInterrupt } from "./hitl";
-export { activities, type ActivitiesOptions } from "./operators/activities";
+export { activities } from "./operators/activities";
 export { stopWhen } from "./operators/stopWhen";
-export { trackHistory } from "./operators/trackHistory";
-export { messagesSnapshot } from "./operators/messagesSnapshot";
+export { applyToConversation, type ApplyToConversationOptions } from "./operators/applyToConversation";
+export { messagesSnapshot, type MessagesSnapshotOptions } from "./operators/messagesSnapshot";
 export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksOptions } from "./operators/toStreamChunks";
 export { coalesceDeltas, type AdaptiveWindow } from "./operators/coalesceDeltas";
 export { escapeHtml } from "./operators/escapeHtml";
@@ -58,7 +58,19 @@ export {
   isAgUiEvent,
   isEventOfType,
   type AgUiEvent,
+  type ActivityDeltaInstruction,
+  type ActivitySnapshotInstruction,
   type CarbonInstruction,
+  type ClarificationShownInstruction,
+  type ConversationWrite,
+  type HistoryReserveInstruction,
+  type HistorySnapshotInstruction,
+  type PendingInterruptsInstruction,
+  type RunFinishedInstruction,
+  type RunToolCall,
+  type RunToolCallsInstruction,
+  type StateDeltaInstruction,
+  type StateSnapshotInstruction,
   type HistoryEncryptedValueInstruction,
   type HistoryMessageInstruction,
   type ItemCompleteInstruction,

@@ -1,4 +1,4 @@
-import type { AGUIEvent as AgUiEvent, BaseEvent, Message } from "@ag-ui/core";
+import type { AGUIEvent as AgUiEvent, BaseEvent, Interrupt, Message, RunFinishedOutcome } from "@ag-ui/core";
 import type { CarbonItem, CarbonItemDelta, CarbonMessageOptions } from "./carbon";
 
 export type { AgUiEvent };
@@ -60,15 +60,114 @@ export type TurnEndInstruction =
   | { kind: "turn.end"; how: "finished" | "stopped" }
   | { kind: "turn.end"; how: "failed"; error: Error };
 
-/** What the mapping operators produce for `toStreamChunks()` to turn into Carbon chunks. */
-export type CarbonInstruction =
-  | ItemDeltaInstruction
-  | ItemCompleteInstruction
+/** A MESSAGES_SNAPSHOT: the history becomes these messages, reconciled by id (see `Conversation.replaceMessages`). */
+export interface HistorySnapshotInstruction {
+  kind: "history.snapshot";
+  messages: readonly Message[];
+}
+
+/** The shared state becomes `snapshot` (a STATE_SNAPSHOT). */
+export interface StateSnapshotInstruction {
+  kind: "state.snapshot";
+  snapshot: unknown;
+}
+
+/** An RFC 6902 patch to the shared state, applied all or nothing (a STATE_DELTA). */
+export interface StateDeltaInstruction {
+  kind: "state.delta";
+  delta: readonly unknown[];
+}
+
+/** An activity is set (ACTIVITY_SNAPSHOT); with `replace: false` only when it does not exist yet. */
+export interface ActivitySnapshotInstruction {
+  kind: "activity.snapshot";
+  messageId: string;
+  activityType: string;
+  content: Record<string, unknown>;
+  replace: boolean;
+}
+
+/** An RFC 6902 patch to an activity's content, applied all or nothing (ACTIVITY_DELTA). */
+export interface ActivityDeltaInstruction {
+  kind: "activity.delta";
+  messageId: string;
+  activityType: string;
+  patch: readonly unknown[];
+}
+
+/** Interrupts that now await a resume, after those already pending. */
+export interface PendingInterruptsInstruction {
+  kind: "interrupts.pending";
+  interrupts: readonly Interrupt[];
+}
+
+/** A clarification card for `question` was shown, for the shared state as it is now. */
+export interface ClarificationShownInstruction {
+  kind: "clarification.shown";
+  question: string;
+}
+
+/** Everything the conversation records: `applyToConversation()` is the one stage that writes these into it. */
+export type ConversationWrite =
   | HistoryMessageInstruction
   | HistoryReserveInstruction
   | HistoryEncryptedValueInstruction
+  | HistorySnapshotInstruction
+  | StateSnapshotInstruction
+  | StateDeltaInstruction
+  | ActivitySnapshotInstruction
+  | ActivityDeltaInstruction
+  | PendingInterruptsInstruction
+  | ClarificationShownInstruction;
+
+/** One tool call of a run, as the run left it. */
+export interface RunToolCall {
+  toolCallId: string;
+  name: string;
+  /** The arguments as streamed (JSON text, possibly cut short). */
+  arguments: string;
+  /** The assistant message the call belongs to in the history. */
+  messageId: string;
+  /**
+   * `answered`: it has a result. `handedOver`: the run's outcome names it, or
+   * it calls a client tool: its answer comes with the next run. `failed`: it
+   * ended without a result.
+   */
+  status: "answered" | "handedOver" | "failed";
+}
+
+/**
+ * The run's tool calls as it finished, sent by `toolCallSteps()` just before
+ * the RUN_FINISHED it decided them on: the one place that tells which calls
+ * are answered, handed over or failed, for the stages that read the end of
+ * the run (`runOutcome()`, `interruptCards()`) and for the adapter.
+ */
+export interface RunToolCallsInstruction {
+  kind: "run.toolCalls";
+  calls: readonly RunToolCall[];
+}
+
+/**
+ * The run finished (RUN_FINISHED), as `runOutcome()` read it: `outcome`
+ * (absent: a success), with the `pendingToolCallIds` derived when the agent
+ * listed none, its `result`, and the calls it hands over.
+ */
+export interface RunFinishedInstruction {
+  kind: "run.finished";
+  outcome?: RunFinishedOutcome;
+  result?: unknown;
+  handedOver: readonly RunToolCall[];
+}
+
+/** What the mapping operators produce for `toStreamChunks()` to turn into Carbon chunks, and for `applyToConversation()` to record. */
+export type CarbonInstruction =
+  | ItemDeltaInstruction
+  | ItemCompleteInstruction
   | MessageOptionsInstruction
-  | TurnEndInstruction;
+  | TurnEndInstruction
+  | ConversationWrite
+  | RunToolCallsInstruction
+  | RunFinishedInstruction;
 
 /**
  * What flows between the mapping operators: AG-UI events not yet mapped, and

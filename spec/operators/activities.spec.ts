@@ -7,6 +7,11 @@ import { activities } from "../../src/operators/activities";
 import { ev } from "../support/builders";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
+import type { ApplyToConversationOptions } from "../../src/operators/applyToConversation";
+import { recorded } from "../support/recorded";
+
+/** activities() with the one writer after it: what the conversation holds. */
+const keepActivities = (conversation: Conversation, options?: ApplyToConversationOptions) => recorded(conversation, () => activities(), options);
 
 const snapshot = (messageId: string, content: object, replace?: boolean) =>
   ({ type: EventType.ACTIVITY_SNAPSHOT, messageId, activityType: "search", content, ...(replace !== undefined && { replace }) }) as BaseEvent;
@@ -25,7 +30,7 @@ describe("activities", () => {
         c: delta("m1", { op: "add", path: "/done", value: true }),
         x: ev.custom("x"),
       }));
-      expectObservable(source.pipe(activities(conversation, { onActivity: (activity) => seen.push(activity) }))).toBe("---------x-|", elements({ x: ev.custom("x") }));
+      expectObservable(source.pipe(keepActivities(conversation, { onActivity: (activity) => seen.push(activity) }))).toBe("---------x-|", elements({ x: ev.custom("x") }));
       expectSubscriptions(source.subscriptions).toBe("^----------!");
     });
     const contents = [{ query: "rxjs", hits: 0 }, { query: "rxjs", hits: 0, done: true }];
@@ -37,7 +42,7 @@ describe("activities", () => {
   it("replaces the content by default", () => {
     const conversation = new Conversation();
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-a-b-|", elements({ a: snapshot("m1", { old: 1 }), b: snapshot("m1", { fresh: 2 }) })).pipe(activities(conversation))).toBe("-----|");
+      expectObservable(cold("-a-b-|", elements({ a: snapshot("m1", { old: 1 }), b: snapshot("m1", { fresh: 2 }) })).pipe(keepActivities(conversation))).toBe("-----|");
     });
     expect(conversation.activities.get("m1")?.content).toEqual({ fresh: 2 });
   });
@@ -51,7 +56,7 @@ describe("activities", () => {
         a: snapshot("m1", { hits: 1 }),
         f: delta("m1", { op: "replace", path: "/hits", value: 2 }, { op: "remove", path: "/missing" }),
       }));
-      expectObservable(source.pipe(activities(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("-------|");
+      expectObservable(source.pipe(keepActivities(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("-------|");
     });
     expect(warnings.map((warning) => [warning instanceof AgUiPatchError, (warning as AgUiPatchError).target])).toEqual([[true, "activity nope"], [true, "activity m1"]]);
     expect(conversation.activities.get("m1")?.content).toEqual({ hits: 1 });
@@ -63,7 +68,7 @@ describe("activities", () => {
       const onActivity = () => {
         throw new Error("host bug");
       };
-      expectObservable(source.pipe(activities(new Conversation(), { onActivity }))).toBe("-#", undefined, new Error("host bug"));
+      expectObservable(source.pipe(keepActivities(new Conversation(), { onActivity }))).toBe("-#", undefined, new Error("host bug"));
       expectSubscriptions(source.subscriptions).toBe("^!");
     });
   });
@@ -71,7 +76,7 @@ describe("activities", () => {
   it("errors when a downstream callback throws", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const result = cold("-x-|", elements({ x: ev.custom("x") })).pipe(
-        activities(new Conversation()),
+        keepActivities(new Conversation()),
         map(() => {
           throw new Error("bad");
         }),
@@ -80,5 +85,20 @@ describe("activities", () => {
     });
   });
 
-  itFollowsTheOperatorContract(() => activities(new Conversation()), ev.custom("x") as PipelineElement);
+  it("maps the activity events to writes, and nothing else", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = elements({
+        s: { type: EventType.ACTIVITY_SNAPSHOT, messageId: "m1", activityType: "plan", content: { step: 1 }, replace: false } as BaseEvent,
+        d: { type: EventType.ACTIVITY_DELTA, messageId: "m1", activityType: "plan", patch: [{ op: "replace", path: "/step", value: 2 }] } as BaseEvent,
+        c: ev.custom("x"),
+      });
+      expectObservable(cold("-s-d-c-|", values).pipe(activities())).toBe("-S-D-c-|", elements({
+        S: { kind: "activity.snapshot", messageId: "m1", activityType: "plan", content: { step: 1 }, replace: false },
+        D: { kind: "activity.delta", messageId: "m1", activityType: "plan", patch: [{ op: "replace", path: "/step", value: 2 }] },
+        c: ev.custom("x"),
+      }));
+    });
+  });
+
+  itFollowsTheOperatorContract(() => activities(), ev.custom("x") as PipelineElement);
 });

@@ -5,6 +5,7 @@ import type { PipelineElement } from "../../src/instructions";
 import { clarification } from "../../src/operators/clarification";
 import { ev } from "../support/builders";
 import { testScheduler } from "../support/marbles";
+import { clarificationContext, recorded } from "../support/recorded";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const finished = ev.runFinished() as PipelineElement;
@@ -20,7 +21,7 @@ describe("clarification", () => {
     };
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-f---|", { f: finished });
-      expectObservable(source.pipe(clarification(conversation, { detectClarification, onClarification: (data) => told.push(data) }))).toBe("-(cf)|", {
+      expectObservable(source.pipe(recorded(conversation, (current) => clarification({ detectClarification, onClarification: (data) => told.push(data) }, clarificationContext(current))))).toBe("-(cf)|", {
         c: card({ kind: "clarification", question: "Which account?", threadId: "t1" }),
         f: finished,
       });
@@ -35,7 +36,7 @@ describe("clarification", () => {
     const asked = { kind: "clarification" as const, question: "Which date?", threadId: "t1" };
     const runOf = () =>
       testScheduler().run(({ cold, expectObservable }) => {
-        expectObservable(cold("-f---|", { f: finished }).pipe(clarification(conversation, { detectClarification }))).toBe(shown.shift()!, { c: card(asked), f: finished });
+        expectObservable(cold("-f---|", { f: finished }).pipe(recorded(conversation, (current) => clarification({ detectClarification }, clarificationContext(current))))).toBe(shown.shift()!, { c: card(asked), f: finished });
       });
     const shown = ["-(cf)|", "-f---|", "-f---|", "-(cf)|", "-(cf)|"];
     runOf(); // asked
@@ -56,7 +57,7 @@ describe("clarification", () => {
     };
     testScheduler().run(({ cold, expectObservable }) => {
       const values = { f: finished, i: ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "x" }] } }) as PipelineElement };
-      expectObservable(cold("-f-i-|", values).pipe(clarification(new Conversation({ state: { n: 1 } }), { detectClarification }))).toBe("-f-i-|", values);
+      expectObservable(cold("-f-i-|", values).pipe(recorded(new Conversation({ state: { n: 1 } }), (current) => clarification({ detectClarification }, clarificationContext(current))))).toBe("-f-i-|", values);
     });
     expect(asked).toEqual([{ n: 1 }]);
   });
@@ -66,9 +67,9 @@ describe("clarification", () => {
       const detectClarification = () => {
         throw new Error("host bug");
       };
-      expectObservable(cold("-f-|", { f: finished }).pipe(clarification(new Conversation(), { detectClarification }))).toBe("-#", undefined, new Error("host bug"));
+      expectObservable(cold("-f-|", { f: finished }).pipe(recorded(new Conversation(), (current) => clarification({ detectClarification }, clarificationContext(current))))).toBe("-#", undefined, new Error("host bug"));
     });
   });
 
-  itFollowsTheOperatorContract(() => clarification(new Conversation(), { detectClarification: () => true }), ev.custom("x") as BaseEvent as PipelineElement);
+  itFollowsTheOperatorContract(() => recorded(new Conversation(), (current) => clarification({ detectClarification: () => true }, clarificationContext(current))), ev.custom("x") as BaseEvent as PipelineElement);
 });

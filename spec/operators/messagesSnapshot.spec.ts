@@ -5,6 +5,7 @@ import type { PipelineElement } from "../../src/instructions";
 import { messagesSnapshot } from "../../src/operators/messagesSnapshot";
 import { ev, instr } from "../support/builders";
 import { testScheduler } from "../support/marbles";
+import { recorded } from "../support/recorded";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const snapshot = (...messages: Message[]) => ({ type: EventType.MESSAGES_SNAPSHOT, messages }) as BaseEvent as PipelineElement;
@@ -19,7 +20,7 @@ describe("messagesSnapshot", () => {
     const next: Message[] = [...earlier, { id: "u2", role: "user", content: "And?" }, { id: "a2", role: "assistant", content: "From a graph that does not stream." }];
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-s-c-|", { s: snapshot(...next), c: ev.custom("x") as PipelineElement });
-      expectObservable(source.pipe(messagesSnapshot(conversation))).toBe("-a-c-|", {
+      expectObservable(source.pipe(recorded(conversation, (current) => messagesSnapshot({ knownMessageIds: current.messages.map((message) => message.id) })))).toBe("-a-c-|", {
         a: instr.textComplete("a2", "From a graph that does not stream."),
         c: ev.custom("x") as PipelineElement,
       });
@@ -32,7 +33,7 @@ describe("messagesSnapshot", () => {
     const conversation = new Conversation({ messages: [{ id: "r1", role: "reasoning", content: "Hmm", encryptedValue: "enc" }] });
     const toolOnly: Message = { id: "a3", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "search", arguments: "{}" } }] };
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-s-|", { s: snapshot({ id: "r1", role: "reasoning", content: "Hmm." }, toolOnly) }).pipe(messagesSnapshot(conversation))).toBe("---|");
+      expectObservable(cold("-s-|", { s: snapshot({ id: "r1", role: "reasoning", content: "Hmm." }, toolOnly) }).pipe(recorded(conversation, (current) => messagesSnapshot({ knownMessageIds: current.messages.map((message) => message.id) })))).toBe("---|");
     });
     expect(conversation.messages).toEqual([{ id: "r1", role: "reasoning", content: "Hmm.", encryptedValue: "enc" }, toolOnly]);
   });
@@ -42,7 +43,7 @@ describe("messagesSnapshot", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-s-|", { s: snapshot({ id: "a9", role: "assistant", content: "New" }) });
       const result = source.pipe(
-        messagesSnapshot(conversation),
+        recorded(conversation, (current) => messagesSnapshot({ knownMessageIds: current.messages.map((message) => message.id) })),
         map(() => {
           throw new Error("bad");
         }),
@@ -53,5 +54,5 @@ describe("messagesSnapshot", () => {
     expect(conversation.messages.map((message) => message.id)).toEqual(["a9"]);
   });
 
-  itFollowsTheOperatorContract(() => messagesSnapshot(new Conversation()), ev.custom("x") as PipelineElement);
+  itFollowsTheOperatorContract(() => recorded(new Conversation(), (current) => messagesSnapshot({ knownMessageIds: current.messages.map((message) => message.id) })), ev.custom("x") as PipelineElement);
 });

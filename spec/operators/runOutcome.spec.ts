@@ -1,19 +1,21 @@
-import { map } from "rxjs";
+import { filter, map } from "rxjs";
 import { AgUiRunError } from "../../src/errors";
-import type { PipelineElement } from "../../src/instructions";
+import type { PipelineElement, RunToolCall } from "../../src/instructions";
 import { runOutcome } from "../../src/operators/runOutcome";
 import { ev, instr } from "../support/builders";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
 
 const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+/** Leaves `run.finished` out, for the specs about the turn's end. */
+const withoutRunFinished = filter((element: PipelineElement) => !("kind" in element && element.kind === "run.finished"));
 
 describe("runOutcome", () => {
   it("maps RUN_FINISHED to a finished turn and passes the rest through", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-c-f-|", elements({ c: ev.custom("x"), f: ev.runFinished() }));
-      expectObservable(source.pipe(runOutcome())).toBe("-c-t-|", elements({ c: ev.custom("x"), t: instr.finished() }));
-      expectSubscriptions(source.subscriptions).toBe("^----!");
+      const source = cold("-c-f-----|", elements({ c: ev.custom("x"), f: ev.runFinished() }));
+      expectObservable(source.pipe(runOutcome())).toBe("-c-(rt)--|", elements({ c: ev.custom("x"), r: { kind: "run.finished", handedOver: [] }, t: instr.finished() }));
+      expectSubscriptions(source.subscriptions).toBe("^--------!");
     });
   });
 
@@ -21,27 +23,30 @@ describe("runOutcome", () => {
     const seen: unknown[] = [];
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-a-b-|", elements({ a: ev.runFinished({ result: { answer: 42 } }), b: ev.runFinished({ outcome: { type: "cancelled" } }) }));
-      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-t-s-|", { t: instr.finished(), s: instr.stopped() });
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }), withoutRunFinished)).toBe("-t-s-|", { t: instr.finished(), s: instr.stopped() });
     });
     expect(seen).toEqual([{ result: { answer: 42 } }, { outcome: { type: "cancelled" } }]);
   });
 
-  it("lists the run's calls still without a result as pending when a success does not list them (as CopilotKit and Mastra end a run waiting on a frontend tool)", () => {
+  it("lists the calls the run hands over as pending when a success does not list them (as CopilotKit and Mastra end a run waiting on a frontend tool)", () => {
     const seen: unknown[] = [];
-    const call = (id: string) => ({ id, type: "function" as const, function: { name: "paint", arguments: "{}" } });
+    const call = (toolCallId: string, status: RunToolCall["status"]): RunToolCall => ({ toolCallId, name: "paint", arguments: "{}", messageId: "m1", status });
+    const calls = [call("t1", "handedOver"), call("t2", "answered"), call("t3", "handedOver"), call("t4", "failed")];
+    const handedOver = [calls[0]!, calls[2]!];
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-a-r-f-g-h-|", elements({
-        a: instr.history({ id: "m1", role: "assistant", toolCalls: [call("t1"), call("t2"), call("t3")] }),
-        r: instr.history({ id: "r2", role: "tool", toolCallId: "t2", content: "done" }),
+      const source = cold("-c-f-----g-----h-----|", elements({
+        c: { kind: "run.toolCalls", calls },
         f: ev.runFinished(),
         g: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: [] } }),
         h: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t3"] } }),
       }));
-      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-a-r-t-t-t-|", {
-        a: instr.history({ id: "m1", role: "assistant", toolCalls: [call("t1"), call("t2"), call("t3")] }),
-        r: instr.history({ id: "r2", role: "tool", toolCallId: "t2", content: "done" }),
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-c-(rt)--(st)--(ut)--|", elements({
+        c: { kind: "run.toolCalls", calls },
+        r: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] }, handedOver },
+        s: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] }, handedOver },
+        u: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t3"] }, handedOver },
         t: instr.finished(),
-      });
+      }));
     });
     expect(seen).toEqual([
       { outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
@@ -54,19 +59,17 @@ describe("runOutcome", () => {
     const seen: unknown[] = [];
     const interrupt = { type: "interrupt" as const, interrupts: [{ id: "i1", reason: "approval", toolCallId: "t2" }] };
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-a-r-f-b-i-|", elements({
-        a: instr.history({ id: "m1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "paint", arguments: "{}" } }] }),
-        r: instr.history({ id: "r1", role: "tool", toolCallId: "t1", content: "done" }),
+      const source = cold("-a-f-b-i-|", elements({
+        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", messageId: "m1", status: "answered" }] },
         f: ev.runFinished(),
-        b: instr.history({ id: "m2", role: "assistant", toolCalls: [{ id: "t2", type: "function", function: { name: "delete", arguments: "{}" } }] }),
+        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", messageId: "m2", status: "handedOver" }] },
         i: ev.runFinished({ outcome: interrupt }),
       }));
-      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-a-r-t-b-t-|", {
-        a: instr.history({ id: "m1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "paint", arguments: "{}" } }] }),
-        r: instr.history({ id: "r1", role: "tool", toolCallId: "t1", content: "done" }),
-        b: instr.history({ id: "m2", role: "assistant", toolCalls: [{ id: "t2", type: "function", function: { name: "delete", arguments: "{}" } }] }),
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }), withoutRunFinished)).toBe("-a-t-b-t-|", elements({
+        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", messageId: "m1", status: "answered" }] },
+        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", messageId: "m2", status: "handedOver" }] },
         t: instr.finished(),
-      });
+      }));
     });
     expect(seen).toEqual([{}, { outcome: interrupt }]);
   });
@@ -83,7 +86,7 @@ describe("runOutcome", () => {
   it("maps a cancelled outcome to a stopped turn", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-f-|", elements({ f: ev.runFinished({ outcome: { type: "cancelled" } }) }));
-      expectObservable(source.pipe(runOutcome())).toBe("-t-|", { t: instr.stopped() });
+      expectObservable(source.pipe(runOutcome(), withoutRunFinished)).toBe("-t-|", { t: instr.stopped() });
     });
   });
 

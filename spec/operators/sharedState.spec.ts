@@ -7,6 +7,11 @@ import { sharedState } from "../../src/operators/sharedState";
 import { ev } from "../support/builders";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
+import type { ApplyToConversationOptions } from "../../src/operators/applyToConversation";
+import { recorded } from "../support/recorded";
+
+/** sharedState() with the one writer after it: what the conversation holds. */
+const keepState = (conversation: Conversation, options?: ApplyToConversationOptions) => recorded(conversation, () => sharedState(), options);
 
 const snapshot = (value: unknown) => ({ type: EventType.STATE_SNAPSHOT, snapshot: value }) as BaseEvent;
 const delta = (...operations: unknown[]) => ({ type: EventType.STATE_DELTA, delta: operations }) as BaseEvent;
@@ -21,7 +26,7 @@ describe("sharedState", () => {
         d: delta({ op: "add", path: "/plan/-", value: "write" }, { op: "replace", path: "/done", value: true }),
         c: ev.custom("x"),
       }));
-      expectObservable(source.pipe(sharedState(conversation))).toBe("-----c-|", elements({ c: ev.custom("x") }));
+      expectObservable(source.pipe(keepState(conversation))).toBe("-----c-|", elements({ c: ev.custom("x") }));
       expectSubscriptions(source.subscriptions).toBe("^------!");
     });
     expect(conversation.state).toEqual({ plan: ["search", "write"], done: true });
@@ -31,7 +36,7 @@ describe("sharedState", () => {
     const conversation = new Conversation({ state: { a: 1 } });
     for (const value of [null, false, 0, "text", [1, 2]]) {
       testScheduler().run(({ cold, expectObservable }) => {
-        expectObservable(cold("-s-|", elements({ s: snapshot(value) })).pipe(sharedState(conversation))).toBe("---|");
+        expectObservable(cold("-s-|", elements({ s: snapshot(value) })).pipe(keepState(conversation))).toBe("---|");
       });
       expect(conversation.state).toEqual(value);
     }
@@ -42,7 +47,7 @@ describe("sharedState", () => {
     const conversation = new Conversation({ state: { count: 1, items: ["a"] } });
     const failing = delta({ op: "replace", path: "/count", value: 2 }, { op: "test", path: "/items/0", value: "z" });
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-d-|", elements({ d: failing })).pipe(sharedState(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("---|");
+      expectObservable(cold("-d-|", elements({ d: failing })).pipe(keepState(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("---|");
     });
     expect(conversation.state).toEqual({ count: 1, items: ["a"] });
     expect(warnings).toHaveLength(1);
@@ -57,7 +62,7 @@ describe("sharedState", () => {
     const conversation = new Conversation({ state: { count: 1 } });
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-d-|", elements({ d: delta({ op: "increment", path: "/count" }, { op: "add", path: "/seen", value: true }) }));
-      expectObservable(source.pipe(sharedState(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("---|");
+      expectObservable(source.pipe(keepState(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("---|");
     });
     expect(conversation.state).toEqual({ count: 1, seen: true });
     expect(warnings.map((warning) => warning.message)).toEqual(['Skipped 1 operation(s) of a STATE_DELTA for the state that RFC 6902 does not define: [{"op":"increment","path":"/count"}]']);
@@ -72,7 +77,7 @@ describe("sharedState", () => {
         c: delta({ op: "replace", path: "/n", value: 3 }),
         d: delta({ op: "replace", path: "/n", value: 4 }),
       }));
-      source.pipe(sharedState(conversation)).subscribe();
+      source.pipe(keepState(conversation)).subscribe();
       expectObservable(conversation.state$).toBe("01------4", { 0: { n: 0 }, 1: { n: 3 }, 4: { n: 4 } });
     });
   });
@@ -83,7 +88,7 @@ describe("sharedState", () => {
       const onWarning = () => {
         throw new Error("strict host");
       };
-      expectObservable(source.pipe(sharedState(new Conversation({ state: {} }), { onWarning }))).toBe("-#", undefined, new Error("strict host"));
+      expectObservable(source.pipe(keepState(new Conversation({ state: {} }), { onWarning }))).toBe("-#", undefined, new Error("strict host"));
       expectSubscriptions(source.subscriptions).toBe("^!");
     });
   });
@@ -91,7 +96,7 @@ describe("sharedState", () => {
   it("errors when a downstream callback throws", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const result = cold("-c-|", elements({ c: ev.custom("x") })).pipe(
-        sharedState(new Conversation()),
+        keepState(new Conversation()),
         map(() => {
           throw new Error("bad");
         }),
@@ -100,5 +105,17 @@ describe("sharedState", () => {
     });
   });
 
-  itFollowsTheOperatorContract(() => sharedState(new Conversation()), ev.custom("x") as PipelineElement);
+  it("maps the state events to writes, and nothing else", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const d = delta({ op: "remove", path: "/missing" });
+      const values = elements({ s: snapshot({ a: 1 }), d, c: ev.custom("x") });
+      expectObservable(cold("-s-d-c-|", values).pipe(sharedState())).toBe("-S-D-c-|", elements({
+        S: { kind: "state.snapshot", snapshot: { a: 1 } },
+        D: { kind: "state.delta", delta: [{ op: "remove", path: "/missing" }] },
+        c: ev.custom("x"),
+      }));
+    });
+  });
+
+  itFollowsTheOperatorContract(() => sharedState(), ev.custom("x") as PipelineElement);
 });

@@ -1,8 +1,8 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { map } from "rxjs";
+import { filter, map, pipe } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../src/carbon";
 import type { PipelineElement } from "../../src/instructions";
-import { NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall } from "../../src/operators/toolCallSteps";
+import { NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../src/operators/toolCallSteps";
 import { ev, instr } from "../support/builders";
 import { testScheduler } from "../support/marbles";
 import { itFollowsTheOperatorContract } from "../support/operatorContract";
@@ -14,13 +14,16 @@ const start = (toolCallId: string, toolCallName: string, parentMessageId?: strin
 const result = (toolCallId: string, content: string, extra: object = {}) => ({ type: EventType.TOOL_CALL_RESULT, messageId: `r-${toolCallId}`, toolCallId, content, ...extra }) as BaseEvent;
 const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
 
+/** toolCallSteps() without its `run.toolCalls`, for the specs about the chain of thought and the history. */
+const steps = (options?: ToolCallStepsOptions) => pipe(toolCallSteps(options), filter((element: PipelineElement) => !("kind" in element && element.kind === "run.toolCalls")));
+
 describe("toolCallSteps", () => {
   it("shows a tool call as a live chain-of-thought step and records it in the history", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-S-a-b-E---R---|", elements({ S: start("t1", "search", "a1"), a: ev.toolArgs("t1", '{"q":'), b: ev.toolArgs("t1", '"rxjs"}'), E: ev.toolEnd("t1"), R: result("t1", "3 hits") }));
       const processing = { tool_name: "search", status: "processing" as const };
       const withArgs = { ...processing, request: { args: { q: "rxjs" } } };
-      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)--(eh)(ri)|", {
+      expectObservable(source.pipe(steps())).toBe("-(sH)--(eh)(ri)|", {
         s: chain(processing),
         H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
         e: chain(withArgs),
@@ -36,7 +39,7 @@ describe("toolCallSteps", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-E---R---|", elements({ S: start("t1", "shell"), a: ev.toolArgs("t1", "ls -la"), E: ev.toolEnd("t1"), R: result("t1", "", { error: "permission denied" }) }));
       const withArgs = { tool_name: "shell", status: "processing" as const, request: { args: "ls -la" } };
-      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)(eh)(ri)|", {
+      expectObservable(source.pipe(steps())).toBe("-(sH)(eh)(ri)|", {
         s: chain({ tool_name: "shell", status: "processing" }),
         H: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "shell", "")] } },
         e: chain(withArgs),
@@ -51,7 +54,7 @@ describe("toolCallSteps", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----E---T----F---|", elements({ S: start("t1", "search", "a1"), E: ev.toolEnd("t1"), T: start("t2", "fetch", "a1"), F: ev.toolEnd("t2") }));
       const search = { tool_name: "search", status: "processing" as const, request: { args: {} } };
-      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)-(eh)(tJ)-(fi)|", {
+      expectObservable(source.pipe(steps())).toBe("-(sH)-(eh)(tJ)-(fi)|", {
         s: chain({ tool_name: "search", status: "processing" }),
         H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
         J: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t2", "fetch", "")] } },
@@ -73,7 +76,7 @@ describe("toolCallSteps", () => {
     };
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----E-----T----F-----|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1"), T: start("t2", "draw", "a1"), F: ev.toolEnd("t2") }));
-      const result$ = source.pipe(toolCallSteps({ onToolCall, onInvalidItem: (item) => invalid.push(item) }), map((element) => ("kind" in element ? element.kind : element.type)));
+      const result$ = source.pipe(steps({ onToolCall, onInvalidItem: (item) => invalid.push(item) }), map((element) => ("kind" in element ? element.kind : element.type)));
       expectObservable(result$).toBe("-(oh)-(ohi)-(oh)-(oh)--|", { o: "options", h: "history.message", i: "item.complete" });
     });
     expect(seen).toEqual([{ toolCallId: "t1", name: "search", args: {} }, { toolCallId: "t2", name: "draw", args: {}, parentMessageId: "a1" }]);
@@ -88,10 +91,10 @@ describe("toolCallSteps", () => {
       const started = { s: processing, H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }) };
       const n = instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT });
       const finished = ev.runFinished() as PipelineElement;
-      expectObservable(cold("-S----e----|", elements({ S: start("t1", "search"), e: runError })).pipe(toolCallSteps())).toBe("-(sH)-(fne)|", { ...started, f: failed, n, e: runError });
-      expectObservable(cold("-S----t----|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(toolCallSteps())).toBe("-(sH)-(fnt)|", { ...started, f: failed, n, t: instr.stopped() });
-      expectObservable(cold("-S----#", elements({ S: start("t1", "search") })).pipe(toolCallSteps())).toBe("-(sH)-(fn#)", { ...started, f: failed, n });
-      expectObservable(cold("-S----F----|", elements({ S: start("t1", "search"), F: finished })).pipe(toolCallSteps())).toBe("-(sH)-(fnF)|", { ...started, f: failed, n, F: finished });
+      expectObservable(cold("-S----e----|", elements({ S: start("t1", "search"), e: runError })).pipe(steps())).toBe("-(sH)-(fne)|", { ...started, f: failed, n, e: runError });
+      expectObservable(cold("-S----t----|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(steps())).toBe("-(sH)-(fnt)|", { ...started, f: failed, n, t: instr.stopped() });
+      expectObservable(cold("-S----#", elements({ S: start("t1", "search") })).pipe(steps())).toBe("-(sH)-(fn#)", { ...started, f: failed, n });
+      expectObservable(cold("-S----F----|", elements({ S: start("t1", "search"), F: finished })).pipe(steps())).toBe("-(sH)-(fnF)|", { ...started, f: failed, n, F: finished });
     });
   });
 
@@ -99,7 +102,7 @@ describe("toolCallSteps", () => {
     const made = call("t1", "get_stock_price", '{"symbol":"IBM"}');
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----a-E----F----|", elements({ S: start("t1", "get_stock_price", "m1"), a: ev.toolArgs("t1", '{"symbol":"IBM"}'), E: ev.toolEnd("t1"), F: ev.runFinished() }));
-      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)---(eh)-(fnF)|", {
+      expectObservable(source.pipe(steps())).toBe("-(sH)---(eh)-(fnF)|", {
         s: chain({ tool_name: "get_stock_price", status: "processing" }),
         H: instr.history({ id: "m1", role: "assistant", toolCalls: [call("t1", "get_stock_price", "")] }),
         e: chain({ tool_name: "get_stock_price", status: "processing", request: { args: { symbol: "IBM" } } }),
@@ -114,7 +117,7 @@ describe("toolCallSteps", () => {
   it("keeps a call cut short in the history with its arguments so far", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----a-#", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":') }));
-      expectObservable(source.pipe(toolCallSteps())).toBe("-(sH)---(Cfn#)", {
+      expectObservable(source.pipe(steps())).toBe("-(sH)---(Cfn#)", {
         s: chain({ tool_name: "search", status: "processing" }),
         H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }),
         C: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", '{"q":')] }),
@@ -134,7 +137,7 @@ describe("toolCallSteps", () => {
       testScheduler().run(({ cold, expectObservable }) => {
         const source = cold("-S----E----F----|", elements({ S: start("t1", "paint"), E: ev.toolEnd("t1"), F: finished }));
         const history = { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "paint", "")] } };
-        expectObservable(source.pipe(toolCallSteps(options))).toBe("-(sh)-(eh)-(fF)-|", {
+        expectObservable(source.pipe(steps(options))).toBe("-(sh)-(eh)-(fF)-|", {
           s: chain({ tool_name: "paint", status: "processing" }),
           e: chain({ tool_name: "paint", status: "processing", request: { args: {} } }),
           h: history,
@@ -151,7 +154,7 @@ describe("toolCallSteps", () => {
       "kind" in element && element.kind === "history.message" ? (element.message as { toolCalls: { function: { arguments: string } }[] }).toolCalls[0]!.function.arguments : "other";
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----a-E-S-b-E-----|", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":'), E: ev.toolEnd("t1"), b: ev.toolArgs("t1", '"x"}') }));
-      expectObservable(source.pipe(toolCallSteps({ onToolCall: (toolCall) => void seen.push(toolCall) }), map(argumentsOf))).toBe("-(oH)---(oh)--(oi)--|", {
+      expectObservable(source.pipe(steps({ onToolCall: (toolCall) => void seen.push(toolCall) }), map(argumentsOf))).toBe("-(oH)---(oh)--(oi)--|", {
         o: "other",
         H: "",
         h: '{"q":',
@@ -163,7 +166,7 @@ describe("toolCallSteps", () => {
 
   it("records a result for a call it never saw in the history only", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-R-|", elements({ R: result("old", "late") })).pipe(toolCallSteps())).toBe("-i-|", {
+      expectObservable(cold("-R-|", elements({ R: result("old", "late") })).pipe(steps())).toBe("-i-|", {
         i: { kind: "history.message", message: { id: "r-old", role: "tool", toolCallId: "old", content: "late" } },
       });
     });
@@ -175,7 +178,7 @@ describe("toolCallSteps", () => {
       const onToolCall = () => {
         throw new Error("host bug");
       };
-      expectObservable(source.pipe(toolCallSteps({ onToolCall }))).toBe("-(sH)-(eh#)", {
+      expectObservable(source.pipe(steps({ onToolCall }))).toBe("-(sH)-(eh#)", {
         s: chain({ tool_name: "search", status: "processing" }),
         H: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
         e: chain({ tool_name: "search", status: "processing", request: { args: {} } }),
@@ -183,6 +186,21 @@ describe("toolCallSteps", () => {
       }, new Error("host bug"));
       expectSubscriptions(source.subscriptions).toBe("^-----!");
     });
+  });
+
+  it("tells, just before each RUN_FINISHED, what became of every call of the run: answered, handed over or failed", () => {
+    const start = (toolCallId: string, toolCallName: string) => ({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: "m1" }) as BaseEvent as PipelineElement;
+    const end = (toolCallId: string) => ({ type: EventType.TOOL_CALL_END, toolCallId }) as BaseEvent as PipelineElement;
+    const result = { type: EventType.TOOL_CALL_RESULT, messageId: "r1", toolCallId: "t1", content: "sunny" } as BaseEvent as PipelineElement;
+    const seen: unknown[] = [];
+    testScheduler().run(({ cold }) => {
+      const events: PipelineElement[] = [start("t1", "weather"), end("t1"), result, start("t2", "paint"), end("t2"), start("t3", "search"), end("t3"), start("t4", "approve"), end("t4")];
+      const finished = ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t4" }] } }) as PipelineElement;
+      cold("-(abcdefghi)-z-|", { ...Object.fromEntries(events.map((event, at) => ["abcdefghi"[at]!, event])), z: finished })
+        .pipe(toolCallSteps({ clientTools: ["paint"] }))
+        .subscribe((element) => "kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls.map((call) => [call.toolCallId, call.status])));
+    });
+    expect(seen).toEqual([[["t1", "answered"], ["t2", "handedOver"], ["t3", "failed"], ["t4", "handedOver"]]]);
   });
 
   itFollowsTheOperatorContract(() => toolCallSteps(), ev.custom("x") as PipelineElement);

@@ -2,9 +2,10 @@ import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
 import { defer, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type OperatorFunction, type SchedulerLike } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
 import { Conversation } from "../conversation";
-import type { PipelineElement } from "../instructions";
+import type { CarbonInstruction, PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "../internal/operator";
-import { activities, type ActivitiesOptions } from "./activities";
+import { activities } from "./activities";
+import { applyToConversation, type ApplyToConversationOptions } from "./applyToConversation";
 import { carbonItems } from "./carbonItems";
 import { clarification, type ClarificationOptions } from "./clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./coalesceDeltas";
@@ -14,20 +15,18 @@ import { expandChunks } from "./expandChunks";
 import { messagesSnapshot } from "./messagesSnapshot";
 import { reasoningSteps } from "./reasoningSteps";
 import { runOutcome, type RunOutcomeOptions } from "./runOutcome";
-import { sharedState, type SharedStateOptions } from "./sharedState";
+import { sharedState } from "./sharedState";
 import { stopWhen } from "./stopWhen";
 import { textMessages } from "./textMessages";
 import { toolCallSteps, type ToolCallStepsOptions } from "./toolCallSteps";
-import { toStreamChunks, type ToStreamChunksOptions } from "./toStreamChunks";
-import { trackHistory } from "./trackHistory";
+import { toStreamChunksKeeping, type ToStreamChunksOptions } from "./toStreamChunks";
 import { validateEvents, type ValidateEventsOptions } from "./validateEvents";
 import { verifySequence } from "./verifySequence";
 
 export interface AgUiToCarbonOptions
   extends ToStreamChunksOptions,
     ValidateEventsOptions,
-    SharedStateOptions,
-    ActivitiesOptions,
+    ApplyToConversationOptions,
     ToolCallStepsOptions,
     RunOutcomeOptions,
     Partial<ClarificationOptions> {
@@ -88,9 +87,16 @@ export interface CoalesceOptions {
 }
 
 /**
- * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn:
+ * Turns an AG-UI event stream into Carbon AI Chat stream chunks for one turn,
+ * in four groups of stages:
  *
- * `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → interruptCards → clarification → runOutcome → trackHistory → messagesSnapshot → escapeHtml → toStreamChunks → coalesceDeltas`
+ * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
+ * - map: `sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot`
+ * - end of run: `interruptCards → clarification → runOutcome`
+ * - record and render: `applyToConversation → escapeHtml → toStreamChunks → coalesceDeltas`
+ *
+ * The mapping stages read only the stream (and what the conversation held
+ * when the run began); `applyToConversation` is the one that writes it.
  *
  * ```
  * source: --R--S--a--b--E---F|     R: RUN_STARTED; S/a/b/E: a text message "Hel" "lo"; F: RUN_FINISHED
@@ -98,40 +104,54 @@ export interface CoalesceOptions {
  * ```
  */
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
-  // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
-  const pipeStages = (source: Observable<BaseEvent>, conversation: Conversation) =>
-    pipeFused(source, agUiToCarbonStages(options, conversation)) as Observable<CarbonStreamChunk>;
-  const { conversation } = options;
-  // Without a conversation, each subscription gets one starting from the empty state HttpAgent also starts from.
-  return (source) => (conversation ? pipeStages(source, conversation) : defer(() => pipeStages(source, new Conversation({ state: {} }))));
+  return (source) =>
+    defer(() => {
+      // Without a conversation, each subscription gets one starting from the empty state HttpAgent also starts from.
+      const conversation = options.conversation ?? new Conversation({ state: {} });
+      // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
+      return pipeFused(source, agUiToCarbonStages(options, conversation)) as Observable<CarbonStreamChunk>;
+    });
 }
 
-/** The stages of `agUiToCarbon(options)`, in order, for one subscription (internal: the fused runtime's property spec composes them both ways). */
-export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation): OperatorFunction<unknown, unknown>[] {
+/**
+ * The stages of `agUiToCarbon(options)`, in order, for one subscription:
+ * what the conversation holds is read now, as the run begins (internal: the
+ * adapter and the fused runtime's property spec compose them).
+ */
+export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation, keep: (instruction: CarbonInstruction) => boolean = () => false): OperatorFunction<unknown, unknown>[] {
   const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false } =
     options;
   const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
-  const warningOptions = onWarning ? { onWarning } : {};
+  const history = conversation.messages;
+  const clarificationContext = {
+    threadId: conversation.threadId,
+    state: conversation.state,
+    ...(conversation.clarificationShownForState !== undefined && { shownForState: conversation.clarificationShownForState }),
+  };
   const stages: OperatorFunction<never, unknown>[] = [
+    // check
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
     expandChunks(),
     verifySequence(),
     ...(stop ? [stopWhen(stop)] : []),
     ...(onEvent ? [seeEvents(onEvent)] : []),
     ...operators,
-    sharedState(conversation, warningOptions),
-    activities(conversation, { ...warningOptions, ...(onActivity && { onActivity }) }),
+    // map
+    sharedState(),
+    activities(),
     textMessages(),
     reasoningSteps(),
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }) }),
     carbonItems(itemOptions),
-    interruptCards(conversation),
-    ...(detectClarification ? [clarification(conversation, { detectClarification, ...(onClarification && { onClarification }) })] : []),
+    messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
+    // end of run
+    interruptCards({ history }),
+    ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
-    trackHistory(conversation),
-    messagesSnapshot(conversation),
+    // record and render
+    applyToConversation(conversation, { ...(onWarning && { onWarning }), ...(onActivity && { onActivity }) }),
     ...(html ? [] : [escapeHtml()]),
-    toStreamChunks(options),
+    toStreamChunksKeeping(options, keep as (instruction: CarbonInstruction) => instruction is CarbonInstruction),
     ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),
   ];
   return stages as OperatorFunction<unknown, unknown>[];

@@ -1,57 +1,84 @@
-import { EventType, type Interrupt, type ToolCall } from "@ag-ui/core";
+import { EventType, type Interrupt, type Message, type ToolCall } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
-import type { Conversation } from "../conversation";
 import type { InterruptDecisionData } from "../hitl";
-import { isEventOfType, type PipelineElement } from "../instructions";
+import { isEventOfType, type PipelineElement, type RunToolCall } from "../instructions";
 import { createOperator } from "../internal/operator";
 import { isRecord } from "../internal/isRecord";
 import { parseToolArguments } from "../internal/toolArguments";
+
+export interface InterruptCardsOptions {
+  /** The history before this run, where a call an interrupt names may have been made (a re-emitted interrupt). */
+  history?: readonly Message[];
+}
+
+/** A tool call as a card describes it. */
+type KnownCall = Pick<RunToolCall, "name" | "arguments">;
 
 /**
  * A RUN_FINISHED whose outcome is an interrupt becomes one decision card per
  * interrupt, in order: a Carbon `user_defined` item carrying
  * `InterruptDecisionData` (with the name and parsed arguments of the tool call
- * it concerns, found in the history), then the turn ends as usual. A card
- * always says what it asks: an interrupt without a `message` gets the
- * question from its metadata (Mastra's `metadata.mastra.suspendPayload`; its
- * tool name and arguments stand in for a call the history lacks), else
- * "Allow <tool>?" for its tool call. Mastra streams no events for the call it
- * suspended: from its metadata, the call joins the history (as an assistant
- * message named after it), so the result Mastra sends on resume answers a
- * call the next run carries. The
- * interrupts join the conversation's pending interrupts, which
- * `respondToInterrupt` answers.
- *
- * It reads the history for tool calls, so it goes after `toolCallSteps()`
- * (whose calls reach the history before the run finishes).
+ * it concerns: from the run's `run.toolCalls`, else from the earlier
+ * `history`), then an `interrupts.pending` write (what `respondToInterrupt`
+ * answers), then the RUN_FINISHED. A card always says what it asks: an
+ * interrupt without a `message` gets the question from its metadata (Mastra's
+ * `metadata.mastra.suspendPayload`; its tool name and arguments stand in for
+ * a call the run did not stream), else "Allow <tool>?" for its tool call.
+ * Mastra streams no events for the call it suspended: from its metadata, the
+ * call joins the history (as an assistant message named after it), so the
+ * result Mastra sends on resume answers a call the next run carries.
  *
  * ```
  * source: --F--|    F: RUN_FINISHED { outcome: { type: "interrupt", interrupts: [i1, i2] } }
- * result: --(abF)|  a, b: item.complete user_defined { kind: "interrupt", interruptId: "i1" / "i2", … }
+ * result: --(abpF)| a, b: item.complete user_defined { kind: "interrupt", interruptId: "i1" / "i2", … }; p: interrupts.pending
  * ```
  */
-export function interruptCards(conversation: Conversation): MonoTypeOperatorFunction<PipelineElement> {
-  return createOperator<PipelineElement, PipelineElement>((out) => ({
-    next(element) {
-      if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
-        const { interrupts } = element.outcome;
-        for (const interrupt of interrupts) {
-          const missingCall = callFromMetadata(interrupt, conversation);
-          if (missingCall) out.next({ kind: "history.message", message: { id: missingCall.id, role: "assistant", toolCalls: [missingCall] } });
-          out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, conversation) } });
+export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
+  const { history = [] } = options;
+  return createOperator<PipelineElement, PipelineElement>(
+    (out) => {
+      const runCalls = new Map<string, KnownCall>();
+      const findCall = (toolCallId: string | undefined): KnownCall | undefined => {
+        if (toolCallId === undefined) return undefined;
+        const inRun = runCalls.get(toolCallId);
+        if (inRun) return inRun;
+        for (let at = history.length - 1; at >= 0; at--) {
+          const message = history[at]!;
+          const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
+          if (call) return { name: call.function.name, arguments: call.function.arguments };
         }
-        conversation.addPendingInterrupts(interrupts);
-      }
-      out.next(element);
+        return undefined;
+      };
+      return {
+        next(element) {
+          if ("kind" in element && element.kind === "run.toolCalls") {
+            for (const call of element.calls) runCalls.set(call.toolCallId, call);
+          } else if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
+            const { interrupts } = element.outcome;
+            for (const interrupt of interrupts) {
+              let found = findCall(interrupt.toolCallId);
+              const missingCall = found ? undefined : callFromMetadata(interrupt);
+              if (missingCall) {
+                out.next({ kind: "history.message", message: { id: missingCall.id, role: "assistant", toolCalls: [missingCall] } });
+                found = { name: missingCall.function.name, arguments: missingCall.function.arguments };
+                runCalls.set(missingCall.id, found);
+              }
+              out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, found) } });
+            }
+            out.next({ kind: "interrupts.pending", interrupts });
+          }
+          out.next(element);
+        },
+      };
     },
-  }), [EventType.RUN_FINISHED]);
+    [EventType.RUN_FINISHED, "run.toolCalls"],
+  );
 }
 
-function decisionData(interrupt: Interrupt, conversation: Conversation): InterruptDecisionData {
+function decisionData(interrupt: Interrupt, found: KnownCall | undefined): InterruptDecisionData {
   const { id, reason, toolCallId, responseSchema, expiresAt } = interrupt;
-  const found = toolCallId === undefined ? undefined : conversation.findToolCall(toolCallId)?.call;
   const suspension = mastraSuspension(interrupt.metadata);
-  const call = found ? { action: found.function.name, args: parseToolArguments(found.function.arguments) } : suspension?.toolName !== undefined ? { action: suspension.toolName, args: suspension.args } : undefined;
+  const call = found ? { action: found.name, args: parseToolArguments(found.arguments) } : suspension?.toolName !== undefined ? { action: suspension.toolName, args: suspension.args } : undefined;
   const message = interrupt.message ?? suspension?.question ?? (call ? `Allow ${call.action}?` : undefined);
   return {
     kind: "interrupt",
@@ -65,11 +92,11 @@ function decisionData(interrupt: Interrupt, conversation: Conversation): Interru
   };
 }
 
-/** The tool call an interrupt's Mastra metadata describes, when the history does not hold it yet. */
-function callFromMetadata(interrupt: Interrupt, conversation: Conversation): ToolCall | undefined {
+/** The tool call an interrupt's Mastra metadata describes (for a call the history does not hold). */
+function callFromMetadata(interrupt: Interrupt): ToolCall | undefined {
   const { toolCallId } = interrupt;
   const suspension = mastraSuspension(interrupt.metadata);
-  if (toolCallId === undefined || suspension?.toolName === undefined || conversation.findToolCall(toolCallId)) return undefined;
+  if (toolCallId === undefined || suspension?.toolName === undefined) return undefined;
   return { id: toolCallId, type: "function", function: { name: suspension.toolName, arguments: JSON.stringify(suspension.args ?? {}) } };
 }
 

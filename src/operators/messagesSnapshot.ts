@@ -1,34 +1,62 @@
 import { EventType } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
-import type { Conversation } from "../conversation";
-import { isEventOfType, type PipelineElement } from "../instructions";
+import type { PipelineElement } from "../instructions";
 import { createOperator } from "../internal/operator";
 
+export interface MessagesSnapshotOptions {
+  /** The ids of the messages the conversation held before this run (their text is on screen already). */
+  knownMessageIds?: Iterable<string>;
+}
+
 /**
- * MESSAGES_SNAPSHOT replaces the conversation's history (reconciled by id, see
+ * MESSAGES_SNAPSHOT becomes a `history.snapshot` write (reconciled by id, see
  * `Conversation.replaceMessages`). An assistant message in the snapshot that
- * the conversation had not seen — neither in an earlier turn nor streamed in
- * this one, as from a graph that does not stream, or the continuation after
- * a resume — is shown as a text item under its message id.
- *
- * It reads the history as recorded so far, so it goes after `trackHistory()`.
+ * the person has not seen — neither in an earlier turn (`knownMessageIds`)
+ * nor streamed in this one, as from a graph that does not stream, or the
+ * continuation after a resume — is shown as a text item under its message
+ * id. The messages this run streamed are learnt from their START events, or
+ * from the `history.*` writes the mappings made of them, whichever reaches
+ * it, so it may stand anywhere among the mapping operators.
  *
  * ```
  * source: --m--|    m: MESSAGES_SNAPSHOT [user "Hi", assistant a9 "Hello"] (a9 never streamed)
- * result: --c--|    c: item.complete { text: "Hello" } under a9
+ * result: --(hc)|   h: history.snapshot; c: item.complete { text: "Hello" } under a9
  * ```
  */
-export function messagesSnapshot(conversation: Conversation): MonoTypeOperatorFunction<PipelineElement> {
-  return createOperator<PipelineElement, PipelineElement>((out) => ({
-    next(element) {
-      if (!isEventOfType(element, EventType.MESSAGES_SNAPSHOT)) return out.next(element);
-      const unseen = element.messages.filter(
-        (message) => message.role === "assistant" && typeof message.content === "string" && message.content !== "" && !conversation.hasMessage(message.id),
-      );
-      conversation.replaceMessages(element.messages);
-      for (const message of unseen) {
-        out.next({ kind: "item.complete", itemId: message.id, item: { response_type: "text", text: message.content as string } });
-      }
+export function messagesSnapshot(options: MessagesSnapshotOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
+  return createOperator<PipelineElement, PipelineElement>(
+    (out) => {
+      const known = new Set(options.knownMessageIds);
+      return {
+        next(element) {
+          if (!("type" in element)) {
+            if (element.kind === "history.reserve") known.add(element.messageId);
+            else if (element.kind === "history.message") known.add(element.message.id);
+            return out.next(element);
+          }
+          switch (element.type) {
+            case EventType.TEXT_MESSAGE_START:
+            case EventType.REASONING_MESSAGE_START:
+              known.add(element.messageId);
+              return out.next(element);
+            case EventType.TOOL_CALL_START:
+              known.add(element.parentMessageId ?? element.toolCallId);
+              return out.next(element);
+            case EventType.MESSAGES_SNAPSHOT: {
+              const unseen = element.messages.filter(
+                (message) => message.role === "assistant" && typeof message.content === "string" && message.content !== "" && !known.has(message.id),
+              );
+              for (const message of element.messages) known.add(message.id);
+              out.next({ kind: "history.snapshot", messages: element.messages });
+              for (const message of unseen) out.next({ kind: "item.complete", itemId: message.id, item: { response_type: "text", text: message.content as string } });
+              return;
+            }
+            default:
+              return out.next(element);
+          }
+        },
+      };
     },
-  }), [EventType.MESSAGES_SNAPSHOT]);
+    [EventType.MESSAGES_SNAPSHOT, EventType.TEXT_MESSAGE_START, EventType.REASONING_MESSAGE_START, EventType.TOOL_CALL_START, "history.reserve", "history.message"],
+  );
 }

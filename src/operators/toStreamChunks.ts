@@ -10,7 +10,7 @@ import {
   type CarbonStreamChunk,
 } from "../carbon";
 import { describeError } from "../describeError";
-import type { PipelineElement, TurnEndInstruction } from "../instructions";
+import type { CarbonInstruction, PipelineElement, TurnEndInstruction } from "../instructions";
 import { randomId } from "../internal/ids";
 import { neutralizeAnywhere } from "../internal/markdownHtml";
 import { createOperator } from "../internal/operator";
@@ -90,9 +90,14 @@ interface ItemState {
  * ```
  */
 export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFunction<PipelineElement, CarbonStreamChunk> {
+  return toStreamChunksKeeping(options, (_instruction): _instruction is never => false);
+}
+
+/** `toStreamChunks(options)`, passing on the instructions `keep` picks as they come, beside the chunks (for the adapter: `run.finished`). */
+export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToStreamChunksOptions, keep: (instruction: CarbonInstruction) => instruction is K): OperatorFunction<PipelineElement, CarbonStreamChunk | K> {
   const { requestId } = options;
   const describe = options.describeError === false ? undefined : (options.describeError ?? describeError);
-  return createOperator<PipelineElement, CarbonStreamChunk>((out) => {
+  return createOperator<PipelineElement, CarbonStreamChunk | K>((out) => {
     const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
     const chunkMetadata = { response_id: responseId };
     const items = new Map<string, ItemState>();
@@ -199,6 +204,8 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
           case "turn.end":
             emitFinal(element.how, element.how === "failed" ? element.error : undefined);
             return element.how === "failed" ? out.error(element.error) : out.complete();
+          default:
+            if (keep(element)) out.next(element);
         }
       },
       complete: () => emitFinal("finished"),

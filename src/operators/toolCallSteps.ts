@@ -2,7 +2,7 @@ import { EventType, type ToolCall } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { CarbonChainOfThoughtStep, CarbonItem } from "../carbon";
 import { AgUiInvalidItemError } from "../errors";
-import { isEventOfType, type PipelineElement } from "../instructions";
+import { isEventOfType, type PipelineElement, type RunToolCall } from "../instructions";
 import { createOperator } from "../internal/operator";
 import { TextBuffer } from "../internal/textBuffer";
 import { parseToolArguments } from "../internal/toolArguments";
@@ -39,6 +39,8 @@ interface CallInProgress {
   arguments: TextBuffer;
   /** Position of its step in the chain of thought. */
   step: number;
+  /** What became of it; `open` while it waits for its result. */
+  status: RunToolCall["status"] | "open";
 }
 
 /**
@@ -66,11 +68,12 @@ interface CallInProgress {
  *   result, and the next run must not carry a call without one (providers
  *   reject it: "Tool result is missing for tool call …").
  * When the run fails, is stopped or breaks off, every unanswered call fails
- * that way.
+ * that way. Just before the RUN_FINISHED, `run.toolCalls` tells the stages
+ * after it what became of each call of the run: the one place that decides it.
  *
  * ```
- * source: --S--a--E--R--|    S/a/E: a tool call "search" and its arguments; R: its result
- * result: --o-----(oh)(oh)|  o: options { chain_of_thought }; h: history.message
+ * source: --S--a--E--R--F|      S/a/E: a tool call "search" and its arguments; R: its result; F: RUN_FINISHED
+ * result: --o-----(oh)(oh)(cF)|  o: options { chain_of_thought }; h: history.message; c: run.toolCalls
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
@@ -116,8 +119,11 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       const failed: string[] = [];
       chain = chain.slice();
       for (const [toolCallId, call] of unanswered) {
-        if (handedOver(toolCallId, call)) chain[call.step] = { ...chain[call.step], status: "success" };
-        else {
+        if (handedOver(toolCallId, call)) {
+          call.status = "handedOver";
+          chain[call.step] = { ...chain[call.step], status: "success" };
+        } else {
+          call.status = "failed";
           chain[call.step] = { ...chain[call.step], response: { content: NO_TOOL_RESULT }, status: "failure" };
           // Every call is in the history from its START, so each needs a result there.
           failed.push(toolCallId);
@@ -141,6 +147,11 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           const { outcome } = element;
           const named = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
           closeUnanswered((toolCallId, call) => named.has(toolCallId) || clientTools.includes(call.name));
+          const runCalls: RunToolCall[] = [];
+          for (const [toolCallId, call] of calls) {
+            if (call.status !== "open") runCalls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), messageId: call.messageId, status: call.status });
+          }
+          out.next({ kind: "run.toolCalls", calls: runCalls });
           return out.next(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
@@ -148,7 +159,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           open.add(toolCallId);
           // A START for a call that ended goes on with it (a chunk stream split by another event).
           if (calls.has(toolCallId)) return;
-          const call = { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length };
+          const call: CallInProgress = { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length, status: "open" };
           calls.set(toolCallId, call);
           chain = [...chain, { tool_name: toolCallName, status: "processing" }];
           out.next({ kind: "options", options: { chain_of_thought: chain } });
@@ -179,6 +190,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           const error = (element as { error?: unknown }).error;
           const failed = typeof error === "string" && error !== "";
           const call = calls.get(toolCallId);
+          if (call) call.status = "answered";
           if (call) setStep(call.step, { ...chain[call.step], response: { content }, status: failed ? "failure" : "success" });
           return out.next({ kind: "history.message", message: { id: messageId, role: "tool", toolCallId, content, ...(failed && { error }) } });
         }

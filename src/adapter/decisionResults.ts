@@ -1,0 +1,30 @@
+import type { Message } from "@ag-ui/core";
+import type { Conversation } from "../conversation";
+import { toResumeEntry, type PendingInterrupt } from "../hitl";
+
+/**
+ * Gives each resumed (or cancelled) interrupt's tool call that is still
+ * without a result in the history the decision as its result (what the
+ * resume carried, `{"status":"cancelled"}` for a rejection), right after the
+ * call, as CopilotKit's own client does. Some frameworks feed the decision to
+ * the model inside the run and emit no result (CopilotKit's interrupt tools),
+ * and the next run would then carry a call without a result, which providers
+ * reject. A framework that emits the result itself (Mastra) has it kept.
+ */
+export function recordDecisionResults(conversation: Conversation, decided: readonly PendingInterrupt[]): void {
+  const messages = [...conversation.messages];
+  let changed = false;
+  for (const { interrupt, decision } of decided) {
+    const { toolCallId } = interrupt;
+    if (toolCallId === undefined || messages.some((message) => message.role === "tool" && message.toolCallId === toolCallId)) continue;
+    const at = messages.findIndex((message) => message.role === "assistant" && message.toolCalls?.some((call) => call.id === toolCallId));
+    if (at < 0) continue;
+    let position = at + 1;
+    while (messages[position]?.role === "tool") position++;
+    const entry = toResumeEntry(interrupt.id, decision ?? { type: "reject" });
+    const content = JSON.stringify(entry.status === "cancelled" ? { status: "cancelled" } : entry.payload);
+    messages.splice(position, 0, { id: `${toolCallId}-decision`, role: "tool", toolCallId, content } satisfies Message);
+    changed = true;
+  }
+  if (changed) conversation.replaceMessages(messages);
+}

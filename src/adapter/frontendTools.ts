@@ -1,0 +1,83 @@
+import { EventType, type BaseEvent, type ToolCall } from "@ag-ui/core";
+import { defer, EMPTY, expand, from, mergeMap, throwError, type Observable } from "rxjs";
+import type { Conversation } from "../conversation";
+import { AgUiFrontendToolError } from "../errors";
+import { randomId } from "../internal/ids";
+import { parseToolArguments } from "../internal/toolArguments";
+import type { Turn } from "../internal/turn";
+import { deliverRun, type RunRequest, type RunSignal } from "./deliverRun";
+import type { FrontendTool, ResolvedOptions } from "./options";
+import { runInput } from "./runInput";
+
+/** A pending call of a frontend tool, with the handler that answers it. */
+interface HandledCall {
+  call: ToolCall;
+  messageId: string;
+  handler: NonNullable<FrontendTool["handler"]>;
+}
+
+/**
+ * A turn's runs: the first, then, while a run ends waiting on frontend
+ * tools, the tools' answers and the follow-up run, each its own Carbon
+ * response. Emits each run's signals. Once the turn has ended no further
+ * run starts, and a handler still running has its result kept in the
+ * history (the call needs one) but starts nothing.
+ *
+ * ```
+ * runs:   --e1       e1: the first run ended waiting on a frontend tool; h: its handler; e2: the follow-up ended
+ *             h--e2|
+ * result: --e1---e2|
+ * ```
+ */
+export function converse(turn: Turn, first: RunRequest, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Observable<RunSignal> {
+  const { conversation } = turn;
+  const play = (request: RunRequest) => deliverRun(turn, request, options, describeError);
+  return defer(() => {
+    let rounds = 0;
+    return play(first).pipe(
+    expand((signal) => {
+      const calls = signal.kind === "run.ended" ? handledCalls(conversation, signal.finished?.outcome?.type === "success" ? signal.finished.outcome.pendingToolCallIds : undefined, options.frontendTools) : [];
+      if (calls.length === 0) return EMPTY;
+      if (++rounds > options.maxFrontendToolRounds) {
+        return throwError(() => new AgUiFrontendToolError(`The agent asked for frontend tools more than ${options.maxFrontendToolRounds} times in one turn; stopped`));
+      }
+      return from(Promise.all(calls.map((call) => answerToolCall(conversation, call)))).pipe(
+        mergeMap((prelude) => play({ input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: prelude.flat() })),
+      );
+    }),
+    );
+  });
+}
+
+/** The pending calls that a frontend tool handles. */
+function handledCalls(conversation: Conversation, pendingToolCallIds: readonly string[] | undefined, tools: readonly FrontendTool[]): HandledCall[] {
+  const calls: HandledCall[] = [];
+  for (const toolCallId of pendingToolCallIds ?? []) {
+    const found = conversation.findToolCall(toolCallId);
+    const handler = found && tools.find((tool) => tool.name === found.call.function.name)?.handler;
+    if (found && handler) calls.push({ ...found, handler });
+  }
+  return calls;
+}
+
+/** Runs a frontend tool, records its result, and returns the events that show the call in the next run. */
+async function answerToolCall(conversation: Conversation, { call, messageId, handler }: HandledCall): Promise<BaseEvent[]> {
+  const { id: toolCallId, function: fn } = call;
+  let content: string;
+  let error: string | undefined;
+  try {
+    const result = await handler(parseToolArguments(fn.arguments), { toolCallId, name: fn.name });
+    content = typeof result === "string" ? result : JSON.stringify(result ?? null);
+  } catch (thrown) {
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+    content = error;
+  }
+  const resultId = randomId();
+  conversation.upsertMessage({ id: resultId, role: "tool", toolCallId, content, ...(error !== undefined && { error }) });
+  return [
+    { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: fn.name, parentMessageId: messageId },
+    { type: EventType.TOOL_CALL_ARGS, toolCallId, delta: fn.arguments },
+    { type: EventType.TOOL_CALL_END, toolCallId },
+    { type: EventType.TOOL_CALL_RESULT, messageId: resultId, toolCallId, content, ...(error !== undefined && { error }) },
+  ] as BaseEvent[];
+}

@@ -1,0 +1,153 @@
+import type { Context, Message, Tool } from "@ag-ui/core";
+import type { Observable, SchedulerLike } from "rxjs";
+import { describeError } from "../describeError";
+import type { CarbonAgUiError } from "../errors";
+import { frameScheduler } from "../internal/frameScheduler";
+import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
+import type { RunAgent } from "../runners/runAgent";
+
+/** The `agUiToCarbon()` options the adapter passes on to every run. */
+type PipelineOptions = Pick<
+  AgUiToCarbonOptions,
+  | "onEvent"
+  | "operators"
+  | "validate"
+  | "coalesce"
+  | "onInvalidEvent"
+  | "onWarning"
+  | "onInvalidItem"
+  | "onToolCall"
+  | "onActivity"
+  | "onRunFinished"
+  | "detectClarification"
+  | "onClarification"
+  | "describeError"
+  | "html"
+  | "allowHttp"
+  | "allowUrl"
+>;
+
+export interface CarbonAgUiAdapterOptions extends PipelineOptions {
+  /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
+  run: RunAgent;
+  /**
+   * AG-UI tool definitions sent with every run. A tool with a `handler` is a
+   * frontend tool: when a run ends waiting on it (`pendingToolCallIds`, or,
+   * when the outcome lists none, its calls the run left without a result), the
+   * adapter runs the handler with the parsed arguments, records its result as
+   * a `tool` message (a throw becomes one with `error`), and runs the agent
+   * again on the same thread.
+   */
+  tools?: FrontendTool[];
+  /**
+   * Called with the error of every turn that fails. The chat already shows
+   * why (the `describeError` words, as Carbon's inline error at the end of
+   * the answer), so `sendMessage` resolves rather than rejects: a rejection
+   * makes Carbon also put its generic "There is an error with the message you
+   * just sent" under the person's own message. Errors the chat does not show
+   * (`describeError` returned nothing, or Carbon refused a chunk) still reject.
+   */
+  onError?: (error: CarbonAgUiError) => void;
+  /** Reject Carbon's send promise on every failed turn too (Carbon then marks the person's message as failed). Default `false`. */
+  rejectOnError?: boolean;
+  /** How many follow-up runs frontend tools may start in one turn before it fails with `AgUiFrontendToolError`. Default 5. */
+  maxFrontendToolRounds?: number;
+  /** AG-UI context entries sent with every run. */
+  context?: Context[];
+  /** Sent as `forwardedProps` with every run. Default `{}`. */
+  forwardedProps?: Record<string, unknown>;
+  /** The thread to continue. Default: a new random thread id. */
+  threadId?: string;
+  /** History to start from. */
+  initialMessages?: readonly Message[];
+  /** Shared state to start from (and to return to on `reset()`). Default `{}`. */
+  initialState?: unknown;
+  /** Called with the new shared state after each burst of STATE_SNAPSHOT / STATE_DELTA events (and on reset). */
+  onStateChange?: (state: unknown) => void;
+  /**
+   * Paces `state$` and `onStateChange`, the merging of deltas (unless
+   * `coalesce` names its own scheduler) and the hand-over of a long queue of
+   * chunks to Carbon, times what each hand-over costs Carbon (to its next
+   * task: the merge window widens with it), and tells the time for interrupt
+   * expiry. Default: animation frames in a browser, else the async scheduler.
+   */
+  scheduler?: SchedulerLike;
+}
+
+/** An AG-UI tool, with a `handler` when the browser runs it. */
+export type FrontendTool = Tool & {
+  handler?: (args: unknown, call: { toolCallId: string; name: string }) => unknown;
+};
+
+/** What the run of one turn adds to the pipeline options. */
+export interface RunPipelineParts {
+  stop: Observable<unknown>;
+  requestId?: string;
+  /** What Carbon's redraws cost, for the merge window. */
+  renderCost: Observable<number>;
+  /** Words for a failed turn (the adapter's `describeError`, watched by the error policy). */
+  describeError: (error: unknown) => string | undefined;
+}
+
+/** The adapter's options, resolved once. */
+export interface ResolvedOptions {
+  run: RunAgent;
+  frontendTools: readonly FrontendTool[];
+  maxFrontendToolRounds: number;
+  scheduler: SchedulerLike;
+  /** The scheduler the host chose, if any (the conversation's `state$` keeps its own default otherwise). */
+  hostScheduler: SchedulerLike | undefined;
+  /** The fields every run input carries as they are. */
+  runFields: { tools: Tool[]; context: Context[]; forwardedProps: Record<string, unknown> };
+  threadId: string | undefined;
+  initialMessages: readonly Message[] | undefined;
+  /** Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it. */
+  initialState: unknown;
+  onStateChange: ((state: unknown) => void) | undefined;
+  onError: ((error: CarbonAgUiError) => void) | undefined;
+  rejectOnError: boolean;
+  /** The words for a failed turn; undefined shows none. */
+  describe: ((error: unknown) => string | undefined) | undefined;
+  /** The `agUiToCarbon()` options of one run. */
+  pipeline(parts: RunPipelineParts): AgUiToCarbonOptions;
+}
+
+export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {
+  const { run, tools = [], maxFrontendToolRounds = 5, context = [], forwardedProps = {}, scheduler: hostScheduler, coalesce = true, rejectOnError = false } = options;
+  const scheduler = hostScheduler ?? frameScheduler();
+  const passedOn = pick(options, ["onEvent", "operators", "validate", "onInvalidEvent", "onWarning", "onInvalidItem", "onToolCall", "onActivity", "onRunFinished", "detectClarification", "onClarification", "html", "allowHttp", "allowUrl"]);
+  const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
+  // Calls of the tools the run was given are handed to the browser when the run ends without their results.
+  const clientTools = tools.map((tool) => tool.name);
+  return {
+    run,
+    frontendTools: tools.filter((tool) => tool.handler),
+    maxFrontendToolRounds,
+    scheduler,
+    hostScheduler,
+    runFields: { tools: tools.map(({ handler: _handler, ...tool }) => tool), context, forwardedProps },
+    threadId: options.threadId,
+    initialMessages: options.initialMessages,
+    initialState: options.initialState === undefined ? {} : options.initialState,
+    onStateChange: options.onStateChange,
+    onError: options.onError,
+    rejectOnError,
+    describe: options.describeError === false ? undefined : (options.describeError ?? describeError),
+    pipeline: ({ stop, requestId, renderCost, describeError: describe }) => ({
+      ...passedOn,
+      stop,
+      ...(requestId !== undefined && { requestId }),
+      // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own, in windows that follow Carbon's render cost.
+      coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? scheduler, renderCost: ownCoalesce.renderCost ?? renderCost },
+      clientTools,
+      describeError: describe,
+    }),
+  };
+}
+
+/** The options among `keys` that are set. */
+function pick<T extends object, K extends keyof T>(options: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) if (options[key] !== undefined) picked[key] = options[key];
+  return picked;
+}
