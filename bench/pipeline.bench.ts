@@ -11,7 +11,7 @@ import { EventEncoder } from "@ag-ui/encoder";
 import { from, ignoreElements, lastValueFrom, tap, type Observable } from "rxjs";
 import { Conversation } from "../src/conversation";
 import { agUiToCarbon } from "../src/operators/agUiToCarbon";
-import { validateEvents } from "../src/operators/validateEvents";
+import { validateEvents } from "../src/operators/check/validateEvents";
 
 const MESSAGES = 50;
 const DELTAS_PER_MESSAGE = 2_000;

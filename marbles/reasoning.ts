@@ -1,6 +1,6 @@
 import { EventType } from "@ag-ui/core";
 import type { CarbonStreamChunk } from "../src/carbon";
-import { OPTIONS_CARRIER_ID } from "../src/operators/toStreamChunks";
+import { OPTIONS_CARRIER_ID } from "../src/operators/render/toStreamChunks";
 import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 

@@ -1,7 +1,7 @@
 import { EventType } from "@ag-ui/core";
 import type { CarbonChainOfThoughtStep, CarbonStreamChunk } from "../src/carbon";
-import { NO_TOOL_RESULT } from "../src/operators/toolCallSteps";
-import { OPTIONS_CARRIER_ID } from "../src/operators/toStreamChunks";
+import { NO_TOOL_RESULT } from "../src/operators/map/toolCallSteps";
+import { OPTIONS_CARRIER_ID } from "../src/operators/render/toStreamChunks";
 import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 

@@ -7,7 +7,7 @@ import { startEncodedAgentServer } from "./support/agentServer";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, createAgUiSendMessage } from "../src/adapter";
 import { CancellationReason, type CarbonStreamChunk } from "../src/carbon";
-import { ERROR_ITEM_ID } from "../src/operators/toStreamChunks";
+import { ERROR_ITEM_ID } from "../src/operators/render/toStreamChunks";
 import { AgUiEmptyRunError, AgUiFrontendToolError, AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../src/errors";
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";

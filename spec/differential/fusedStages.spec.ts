@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import fc from "fast-check";
 import { Observable, take, type OperatorFunction } from "rxjs";
 import { Conversation } from "../../src/conversation";
-import { pipeFused } from "../../src/internal/operator";
+import { pipeFused } from "../../src/operators/fusion";
 import { agUiToCarbonStages } from "../../src/operators/agUiToCarbon";
 import { streamOf, streamSpec } from "./streams";
 

@@ -4,7 +4,7 @@ import { from, Observable } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../../src/adapter";
 import { applyPatchAtomically } from "../../src/internal/jsonPatch";
-import { NO_TOOL_RESULT } from "../../src/operators/toolCallSteps";
+import { NO_TOOL_RESULT } from "../../src/operators/map/toolCallSteps";
 import type { CarbonItem } from "../../src/carbon";
 import { THREAD_ID, USER_MESSAGE } from "./streams";
 

@@ -1,5 +1,5 @@
 import { AgUiEmptyRunError, AgUiRunError, CarbonAgUiError, CancellationReason, createSseRunner } from "carbon-agui-rx";
-import { NO_TOOL_RESULT } from "../../src/operators/toolCallSteps";
+import { NO_TOOL_RESULT } from "../../src/operators/map/toolCallSteps";
 import { createCopilotKitAgent, serveCopilotKit } from "../../examples/frameworks/copilotkit";
 import { scriptedModel } from "../../examples/frameworks/scriptedModel";
 import { Chat, startPartner, transports, waitUntil, type Framework, type Partner } from "./partners";

@@ -1,7 +1,7 @@
 import { defer, type MonoTypeOperatorFunction } from "rxjs";
 import type { Conversation } from "../../src/conversation";
 import type { PipelineElement } from "../../src/instructions";
-import { applyToConversation, type ApplyToConversationOptions } from "../../src/operators/applyToConversation";
+import { applyToConversation, type ApplyToConversationOptions } from "../../src/operators/record/applyToConversation";
 
 /**
  * A mapping operator made from what `conversation` holds as it is

@@ -3,7 +3,7 @@ import { catchError, defer, EMPTY, finalize, ignoreElements, Observable, of, tap
 import type { CarbonStreamChunk } from "../carbon";
 import { asCarbonAgUiError } from "../errors";
 import type { RunFinishedInstruction } from "../instructions";
-import { concatMapInFrames, FRAME_BUDGET_MS } from "../internal/concatMapInFrames";
+import { concatMapInFrames, FRAME_BUDGET_MS } from "../operators/delivery/concatMapInFrames";
 import { joinConsecutiveDeltas } from "../internal/joinedDeltas";
 import { renderCostMeter } from "../internal/renderCost";
 import type { Turn } from "../internal/turn";

@@ -3,8 +3,8 @@ import { catchError, connect, defer, EMPTY, finalize, from, map, merge, mergeMap
 import type { CarbonStreamChunk } from "../carbon";
 import { AgUiEmptyRunError, AgUiRunError, asCarbonAgUiError } from "../errors";
 import type { CarbonInstruction, RunFinishedInstruction } from "../instructions";
-import { pipeFused } from "../internal/operator";
-import { eachRun } from "../internal/splitRuns";
+import { pipeFused } from "../operators/fusion";
+import { eachRun } from "../operators/runs/splitRuns";
 import type { Turn } from "../internal/turn";
 import { agUiToCarbonStages } from "../operators/agUiToCarbon";
 import type { ResolvedOptions, RunPipelineParts } from "./options";

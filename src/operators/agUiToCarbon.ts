@@ -3,25 +3,25 @@ import { defer, type MonoTypeOperatorFunction, type Observable, type ObservableI
 import type { CarbonStreamChunk } from "../carbon";
 import { Conversation } from "../conversation";
 import type { CarbonInstruction, PipelineElement } from "../instructions";
-import { createOperator, pipeFused } from "../internal/operator";
-import { activities } from "./activities";
-import { applyToConversation, type ApplyToConversationOptions } from "./applyToConversation";
-import { carbonItems } from "./carbonItems";
-import { clarification, type ClarificationOptions } from "./clarification";
-import { coalesceDeltas, type AdaptiveWindow } from "./coalesceDeltas";
-import { escapeHtml } from "./escapeHtml";
-import { interruptCards } from "./interruptCards";
-import { expandChunks } from "./expandChunks";
-import { messagesSnapshot } from "./messagesSnapshot";
-import { reasoningSteps } from "./reasoningSteps";
-import { runOutcome, type RunOutcomeOptions } from "./runOutcome";
-import { sharedState } from "./sharedState";
-import { stopWhen } from "./stopWhen";
-import { textMessages } from "./textMessages";
-import { toolCallSteps, type ToolCallStepsOptions } from "./toolCallSteps";
-import { toStreamChunksKeeping, type ToStreamChunksOptions } from "./toStreamChunks";
-import { validateEvents, type ValidateEventsOptions } from "./validateEvents";
-import { verifySequence } from "./verifySequence";
+import { createOperator, pipeFused } from "./fusion";
+import { activities } from "./map/activities";
+import { applyToConversation, type ApplyToConversationOptions } from "./record/applyToConversation";
+import { carbonItems } from "./map/carbonItems";
+import { clarification, type ClarificationOptions } from "./end/clarification";
+import { coalesceDeltas, type AdaptiveWindow } from "./render/coalesceDeltas";
+import { escapeHtml } from "./render/escapeHtml";
+import { interruptCards } from "./end/interruptCards";
+import { expandChunks } from "./check/expandChunks";
+import { messagesSnapshot } from "./map/messagesSnapshot";
+import { reasoningSteps } from "./map/reasoningSteps";
+import { runOutcome, type RunOutcomeOptions } from "./end/runOutcome";
+import { sharedState } from "./map/sharedState";
+import { stopWhen } from "./check/stopWhen";
+import { textMessages } from "./map/textMessages";
+import { toolCallSteps, type ToolCallStepsOptions } from "./map/toolCallSteps";
+import { toStreamChunksKeeping, type ToStreamChunksOptions } from "./render/toStreamChunks";
+import { validateEvents, type ValidateEventsOptions } from "./check/validateEvents";
+import { verifySequence } from "./check/verifySequence";
 
 export interface AgUiToCarbonOptions
   extends ToStreamChunksOptions,

@@ -1,0 +1,101 @@
+import type { BaseEvent, Interrupt } from "@ag-ui/core";
+import { map } from "rxjs";
+import { Conversation } from "../../../src/conversation";
+import type { PipelineElement } from "../../../src/instructions";
+import { interruptCards } from "../../../src/operators/end/interruptCards";
+import { ev } from "../../support/builders";
+import { testScheduler } from "../../support/marbles";
+import { recorded } from "../../support/recorded";
+import { itFollowsTheOperatorContract } from "../../support/operatorContract";
+
+const interrupted = (...interrupts: Interrupt[]) => ev.runFinished({ outcome: { type: "interrupt", interrupts } }) as PipelineElement;
+const card = (user_defined: object): PipelineElement => ({ kind: "item.complete", itemId: `interrupt-${(user_defined as { interruptId: string }).interruptId}`, item: { response_type: "user_defined", user_defined } });
+
+describe("interruptCards", () => {
+  it("shows one decision card per interrupt, in order, with the tool call it concerns, then passes the run's end on", () => {
+    const conversation = new Conversation({
+      messages: [{ id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "transfer", arguments: '{"amount":500}' } }] }],
+    });
+    const first = { id: "i1", reason: "approval", message: "Transfer 500?", toolCallId: "t1", responseSchema: { type: "object" }, expiresAt: "2026-12-01T00:00:00Z" };
+    const second = { id: "i2", reason: "confirm" };
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const finished = interrupted(first, second);
+      const source = cold("-f----|", { f: finished });
+      expectObservable(source.pipe(recorded(conversation, (current) => interruptCards({ history: current.messages })))).toBe("-(abf)|", {
+        a: card({ kind: "interrupt", interruptId: "i1", reason: "approval", message: "Transfer 500?", toolCallId: "t1", action: "transfer", args: { amount: 500 }, responseSchema: { type: "object" }, expiresAt: "2026-12-01T00:00:00Z" }),
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "confirm" }),
+        f: finished,
+      });
+      expectSubscriptions(source.subscriptions).toBe("^-----!");
+    });
+    expect(conversation.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["i1", "i2"]);
+  });
+
+  it("says what a card asks when the interrupt has no message (Mastra's suspend payload and tool, else the tool call from the history), and has the call Mastra suspended recorded", () => {
+    const conversation = new Conversation({
+      messages: [{ id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete_files", arguments: '{"pattern":"*.tmp"}' } }] }],
+    });
+    const mastra = {
+      id: "run-1::t9",
+      reason: "mastra:tool_suspend",
+      toolCallId: "t9",
+      metadata: { mastra: { type: "mastra_suspend", toolName: "send_email", suspendPayload: { question: "Send it to Ada?" }, args: { to: "ada@example.com" } } },
+    };
+    const plain = { id: "i2", reason: "tool_call", toolCallId: "t1" };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const finished = interrupted(mastra, plain);
+      expectObservable(cold("-f------|", { f: finished }).pipe(interruptCards({ history: conversation.messages }))).toBe("-(habpf)|", {
+        // Mastra streams no events for the call it suspended: it joins the history from the metadata.
+        h: { kind: "history.message", message: { id: "t9", role: "assistant", toolCalls: [{ id: "t9", type: "function", function: { name: "send_email", arguments: '{"to":"ada@example.com"}' } }] } },
+        a: card({ kind: "interrupt", interruptId: "run-1::t9", reason: "mastra:tool_suspend", message: "Send it to Ada?", toolCallId: "t9", action: "send_email", args: { to: "ada@example.com" } }),
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "tool_call", message: "Allow delete_files?", toolCallId: "t1", action: "delete_files", args: { pattern: "*.tmp" } }),
+        p: { kind: "interrupts.pending", interrupts: [mastra, plain] },
+        f: finished,
+      });
+    });
+  });
+
+  it("finds the call an interrupt names among the run's own calls (run.toolCalls)", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const calls = { kind: "run.toolCalls", calls: [{ toolCallId: "t5", name: "refund", arguments: '{"order":7}', messageId: "a5", status: "handedOver" }] } as PipelineElement;
+      const finished = interrupted({ id: "i5", reason: "approval", toolCallId: "t5" });
+      expectObservable(cold("-c-f-----|", { c: calls, f: finished }).pipe(interruptCards())).toBe("-c-(apf)-|", {
+        c: calls,
+        a: card({ kind: "interrupt", interruptId: "i5", reason: "approval", message: "Allow refund?", toolCallId: "t5", action: "refund", args: { order: 7 } }),
+        p: { kind: "interrupts.pending", interrupts: [{ id: "i5", reason: "approval", toolCallId: "t5" }] },
+        f: finished,
+      });
+    });
+  });
+
+  it("adds later interrupts after unanswered ones and ignores a repeated id", () => {
+    const conversation = new Conversation();
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a---b----|", { a: interrupted({ id: "i1", reason: "x" }), b: interrupted({ id: "i1", reason: "again" }, { id: "i2", reason: "y" }) });
+      expectObservable(source.pipe(recorded(conversation, (current) => interruptCards({ history: current.messages })), map((element) => ("kind" in element ? "c" : "f")))).toBe("-(cf)(ccf)|");
+    });
+    expect(conversation.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.interrupt.reason])).toEqual([["i1", "x"], ["i2", "y"]]);
+  });
+
+  it("leaves other run ends alone", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = { f: ev.runFinished() as PipelineElement, c: ev.runFinished({ outcome: { type: "cancelled" } }) as PipelineElement };
+      expectObservable(cold("-f-c-|", values).pipe(recorded(new Conversation(), (current) => interruptCards({ history: current.messages })))).toBe("-f-c-|", values);
+    });
+  });
+
+  it("errors when a downstream callback throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const result = cold("-f-|", { f: interrupted({ id: "i1", reason: "x" }) }).pipe(
+        recorded(new Conversation(), (current) => interruptCards({ history: current.messages })),
+        map(() => {
+          throw new Error("bad");
+        }),
+      );
+      expectObservable(result).toBe("-#", undefined, new Error("bad"));
+    });
+  });
+
+  itFollowsTheOperatorContract(() => recorded(new Conversation(), (current) => interruptCards({ history: current.messages })), ev.custom("x") as BaseEvent as PipelineElement);
+});
+

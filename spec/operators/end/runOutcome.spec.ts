@@ -1,0 +1,118 @@
+import { filter, map } from "rxjs";
+import { AgUiRunError } from "../../../src/errors";
+import type { PipelineElement, RunToolCall } from "../../../src/instructions";
+import { runOutcome } from "../../../src/operators/end/runOutcome";
+import { ev, instr } from "../../support/builders";
+import { testScheduler } from "../../support/marbles";
+import { itFollowsTheOperatorContract } from "../../support/operatorContract";
+
+const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+/** Leaves `run.finished` out, for the specs about the turn's end. */
+const withoutRunFinished = filter((element: PipelineElement) => !("kind" in element && element.kind === "run.finished"));
+
+describe("runOutcome", () => {
+  it("maps RUN_FINISHED to a finished turn and passes the rest through", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-c-f-----|", elements({ c: ev.custom("x"), f: ev.runFinished() }));
+      expectObservable(source.pipe(runOutcome())).toBe("-c-(rt)--|", elements({ c: ev.custom("x"), r: { kind: "run.finished", handedOver: [] }, t: instr.finished() }));
+      expectSubscriptions(source.subscriptions).toBe("^--------!");
+    });
+  });
+
+  it("shows every RUN_FINISHED's outcome and result to onRunFinished", () => {
+    const seen: unknown[] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-b-|", elements({ a: ev.runFinished({ result: { answer: 42 } }), b: ev.runFinished({ outcome: { type: "cancelled" } }) }));
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }), withoutRunFinished)).toBe("-t-s-|", { t: instr.finished(), s: instr.stopped() });
+    });
+    expect(seen).toEqual([{ result: { answer: 42 } }, { outcome: { type: "cancelled" } }]);
+  });
+
+  it("lists the calls the run hands over as pending when a success does not list them (as CopilotKit and Mastra end a run waiting on a frontend tool)", () => {
+    const seen: unknown[] = [];
+    const call = (toolCallId: string, status: RunToolCall["status"]): RunToolCall => ({ toolCallId, name: "paint", arguments: "{}", messageId: "m1", status });
+    const calls = [call("t1", "handedOver"), call("t2", "answered"), call("t3", "handedOver"), call("t4", "failed")];
+    const handedOver = [calls[0]!, calls[2]!];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-c-f-----g-----h-----|", elements({
+        c: { kind: "run.toolCalls", calls },
+        f: ev.runFinished(),
+        g: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: [] } }),
+        h: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t3"] } }),
+      }));
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-c-(rt)--(st)--(ut)--|", elements({
+        c: { kind: "run.toolCalls", calls },
+        r: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] }, handedOver },
+        s: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] }, handedOver },
+        u: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t3"] }, handedOver },
+        t: instr.finished(),
+      }));
+    });
+    expect(seen).toEqual([
+      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+      { outcome: { type: "success", pendingToolCallIds: ["t3"] } },
+    ]);
+  });
+
+  it("lists no pending calls when every call got its result, nor for an interrupt", () => {
+    const seen: unknown[] = [];
+    const interrupt = { type: "interrupt" as const, interrupts: [{ id: "i1", reason: "approval", toolCallId: "t2" }] };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-f-b-i-|", elements({
+        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", messageId: "m1", status: "answered" }] },
+        f: ev.runFinished(),
+        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", messageId: "m2", status: "handedOver" }] },
+        i: ev.runFinished({ outcome: interrupt }),
+      }));
+      expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }), withoutRunFinished)).toBe("-a-t-b-t-|", elements({
+        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", messageId: "m1", status: "answered" }] },
+        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", messageId: "m2", status: "handedOver" }] },
+        t: instr.finished(),
+      }));
+    });
+    expect(seen).toEqual([{}, { outcome: interrupt }]);
+  });
+
+  it("errors when onRunFinished throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const onRunFinished = () => {
+        throw new Error("host bug");
+      };
+      expectObservable(cold("-f-|", elements({ f: ev.runFinished() })).pipe(runOutcome({ onRunFinished }))).toBe("-#", undefined, new Error("host bug"));
+    });
+  });
+
+  it("maps a cancelled outcome to a stopped turn", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-f-|", elements({ f: ev.runFinished({ outcome: { type: "cancelled" } }) }));
+      expectObservable(source.pipe(runOutcome(), withoutRunFinished)).toBe("-t-|", { t: instr.stopped() });
+    });
+  });
+
+  it("maps RUN_ERROR to a failed turn carrying an AgUiRunError with the event's message and code", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-e-|", elements({ e: ev.runError("rate limited", "429") }));
+      expectObservable(source.pipe(runOutcome())).toBe("-t-|", { t: instr.failed(new AgUiRunError("rate limited", "429")) });
+    });
+    const error = new AgUiRunError("rate limited", "429");
+    expect([error.name, error.message, error.code]).toEqual(["AgUiRunError", "rate limited", "429"]);
+    expect(JSON.parse(JSON.stringify(error))).toEqual({ name: "AgUiRunError", message: "rate limited", code: "429" });
+  });
+
+  it("errors when a downstream callback throws, and unsubscribes the source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-f-f-|", elements({ f: ev.runFinished() }));
+      const result = source.pipe(
+        runOutcome(),
+        map(() => {
+          throw new Error("bad");
+        }),
+      );
+      expectObservable(result).toBe("-#", undefined, new Error("bad"));
+      expectSubscriptions(source.subscriptions).toBe("^!");
+    });
+  });
+
+  itFollowsTheOperatorContract(() => runOutcome(), ev.custom("x") as PipelineElement);
+});

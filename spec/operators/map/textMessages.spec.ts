@@ -1,0 +1,134 @@
+import { map } from "rxjs";
+import type { PipelineElement } from "../../../src/instructions";
+import { textMessages } from "../../../src/operators/map/textMessages";
+import { ev, instr } from "../../support/builders";
+import { testScheduler } from "../../support/marbles";
+import { itFollowsTheOperatorContract } from "../../support/operatorContract";
+
+const events = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+
+describe("textMessages", () => {
+  it("maps an assistant message to deltas, one complete item and a history message", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-b-E---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hel"), b: ev.text("m1", "lo"), E: ev.textEnd("m1") }));
+      const expected = "   -r-a-b-(ch)|";
+      expectObservable(source.pipe(textMessages())).toBe(expected, {
+        r: instr.reserve("m1"),
+        a: instr.textDelta("m1", "Hel"),
+        b: instr.textDelta("m1", "lo"),
+        c: instr.textComplete("m1", "Hello"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Hello" }),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^----------!");
+    });
+  });
+
+  it("keeps interleaved messages apart, each under its own item id", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-SsabE---e---|", events({
+        S: ev.textStart("m1"), s: ev.textStart("m2"), a: ev.text("m1", "one"), b: ev.text("m2", "two"), E: ev.textEnd("m1"), e: ev.textEnd("m2"),
+      }));
+      expectObservable(source.pipe(textMessages())).toBe("-rRab(ch)(CH)|", {
+        r: instr.reserve("m1"),
+        R: instr.reserve("m2"),
+        a: instr.textDelta("m1", "one"),
+        b: instr.textDelta("m2", "two"),
+        c: instr.textComplete("m1", "one"),
+        h: instr.history({ id: "m1", role: "assistant", content: "one" }),
+        C: instr.textComplete("m2", "two"),
+        H: instr.history({ id: "m2", role: "assistant", content: "two" }),
+      });
+    });
+  });
+
+  it("sends messages of other roles to the history only", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-|", events({ S: ev.textStart("s1", "system"), a: ev.text("s1", "Be brief."), E: ev.textEnd("s1") }));
+      expectObservable(source.pipe(textMessages())).toBe("-r---h-|", {
+        r: instr.reserve("s1", "system"),
+        h: instr.history({ id: "s1", role: "system", content: "Be brief." }),
+      });
+    });
+  });
+
+  it("skips empty deltas and empty messages", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", ""), E: ev.textEnd("m1") }));
+      expectObservable(source.pipe(textMessages())).toBe("-r-----|", { r: instr.reserve("m1") });
+    });
+  });
+
+  it("keeps the text so far of a message cut by a stop, before passing the stop on", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-s---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Once upon"), s: instr.stopped() }));
+      expectObservable(source.pipe(textMessages())).toBe("-r-a-(hs)|", {
+        r: instr.reserve("m1"),
+        a: instr.textDelta("m1", "Once upon"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Once upon" }),
+        s: instr.stopped(),
+      });
+    });
+  });
+
+  it("keeps the text so far of a message cut by RUN_ERROR, by a source error, or by the end of the source", () => {
+    const cut = events({ S: ev.textStart("m1"), a: ev.text("m1", "Half"), e: ev.runError("boom") });
+    const values = { r: instr.reserve("m1"), a: instr.textDelta("m1", "Half"), h: instr.history({ id: "m1", role: "assistant", content: "Half" }), e: cut.e! };
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("-S-a-e---|", cut).pipe(textMessages())).toBe("-r-a-(he)|", values);
+      expectObservable(cold("-S-a-#", cut).pipe(textMessages())).toBe("-r-a-(h#)", values);
+      expectObservable(cold("-S-a-|", cut).pipe(textMessages())).toBe("-r-a-(h|)", values);
+    });
+  });
+
+  it("goes on with a message that ended when a TEXT_MESSAGE_START reopens it (a chunk stream split by another event)", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-S-b-E-----|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hello"), E: ev.textEnd("m1"), b: ev.text("m1", " world") }));
+      expectObservable(source.pipe(textMessages())).toBe("-r-a-(ch)b-(CH)--|", {
+        r: instr.reserve("m1"),
+        a: instr.textDelta("m1", "Hello"),
+        c: instr.textComplete("m1", "Hello"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Hello" }),
+        b: instr.textDelta("m1", " world"),
+        C: instr.textComplete("m1", "Hello world"),
+        H: instr.history({ id: "m1", role: "assistant", content: "Hello world" }),
+      });
+    });
+  });
+
+  it("passes everything it does not own through unchanged", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = events({ c: ev.custom("x"), f: instr.finished() });
+      expectObservable(cold("-c-f-|", values).pipe(textMessages())).toBe("-c-f-|", values);
+    });
+  });
+
+  it("errors when a downstream callback throws, and unsubscribes the source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-b-|", events({ S: ev.textStart("m1"), a: ev.text("m1", "ok"), b: ev.text("m1", "boom") }));
+      const result = source.pipe(
+        textMessages(),
+        map((element) => {
+          if ("kind" in element && element.kind === "item.delta" && element.item.text === "boom") throw new Error("boom");
+          return element;
+        }),
+      );
+      expectObservable(result).toBe("-r-a-#", { r: instr.reserve("m1"), a: instr.textDelta("m1", "ok") }, new Error("boom"));
+      expectSubscriptions(source.subscriptions).toBe("^----!");
+    });
+  });
+
+  it("delivers what a message completed before a source error", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-E---#", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hi"), E: ev.textEnd("m1") }));
+      expectObservable(source.pipe(textMessages())).toBe("-r-a-(ch)#", {
+        r: instr.reserve("m1"),
+        a: instr.textDelta("m1", "Hi"),
+        c: instr.textComplete("m1", "Hi"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Hi" }),
+      });
+      expectSubscriptions(source.subscriptions).toBe("^--------!");
+    });
+  });
+
+  itFollowsTheOperatorContract(() => textMessages(), ev.custom("x") as PipelineElement);
+});

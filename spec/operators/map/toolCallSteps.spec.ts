@@ -1,0 +1,207 @@
+import { EventType, type BaseEvent } from "@ag-ui/core";
+import { filter, map, pipe } from "rxjs";
+import type { CarbonChainOfThoughtStep } from "../../../src/carbon";
+import type { PipelineElement } from "../../../src/instructions";
+import { NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
+import { ev, instr } from "../../support/builders";
+import { testScheduler } from "../../support/marbles";
+import { itFollowsTheOperatorContract } from "../../support/operatorContract";
+
+const elements = (values: Record<string, unknown>) => values as Record<string, PipelineElement>;
+const chain = (...steps: CarbonChainOfThoughtStep[]): PipelineElement => ({ kind: "options", options: { chain_of_thought: steps } });
+const start = (toolCallId: string, toolCallName: string, parentMessageId?: string) =>
+  ({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, ...(parentMessageId && { parentMessageId }) }) as BaseEvent;
+const result = (toolCallId: string, content: string, extra: object = {}) => ({ type: EventType.TOOL_CALL_RESULT, messageId: `r-${toolCallId}`, toolCallId, content, ...extra }) as BaseEvent;
+const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
+
+/** toolCallSteps() without its `run.toolCalls`, for the specs about the chain of thought and the history. */
+const steps = (options?: ToolCallStepsOptions) => pipe(toolCallSteps(options), filter((element: PipelineElement) => !("kind" in element && element.kind === "run.toolCalls")));
+
+describe("toolCallSteps", () => {
+  it("shows a tool call as a live chain-of-thought step and records it in the history", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S-a-b-E---R---|", elements({ S: start("t1", "search", "a1"), a: ev.toolArgs("t1", '{"q":'), b: ev.toolArgs("t1", '"rxjs"}'), E: ev.toolEnd("t1"), R: result("t1", "3 hits") }));
+      const processing = { tool_name: "search", status: "processing" as const };
+      const withArgs = { ...processing, request: { args: { q: "rxjs" } } };
+      expectObservable(source.pipe(steps())).toBe("-(sH)--(eh)(ri)|", {
+        s: chain(processing),
+        H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+        e: chain(withArgs),
+        h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"rxjs"}')] } },
+        r: chain({ ...withArgs, response: { content: "3 hits" }, status: "success" }),
+        i: { kind: "history.message", message: { id: "r-t1", role: "tool", toolCallId: "t1", content: "3 hits" } },
+      });
+      expectSubscriptions(source.subscriptions).toBe("^--------------!");
+    });
+  });
+
+  it("keeps raw arguments that are not JSON, and marks a result with an error as a failure", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E---R---|", elements({ S: start("t1", "shell"), a: ev.toolArgs("t1", "ls -la"), E: ev.toolEnd("t1"), R: result("t1", "", { error: "permission denied" }) }));
+      const withArgs = { tool_name: "shell", status: "processing" as const, request: { args: "ls -la" } };
+      expectObservable(source.pipe(steps())).toBe("-(sH)(eh)(ri)|", {
+        s: chain({ tool_name: "shell", status: "processing" }),
+        H: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "shell", "")] } },
+        e: chain(withArgs),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "shell", "ls -la")] } },
+        r: chain({ ...withArgs, response: { content: "" }, status: "failure" }),
+        i: { kind: "history.message", message: { id: "r-t1", role: "tool", toolCallId: "t1", content: "", error: "permission denied" } },
+      });
+    });
+  });
+
+  it("records each call of one assistant message under that message (the history merges them by id), steps in order", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E---T----F---|", elements({ S: start("t1", "search", "a1"), E: ev.toolEnd("t1"), T: start("t2", "fetch", "a1"), F: ev.toolEnd("t2") }));
+      const search = { tool_name: "search", status: "processing" as const, request: { args: {} } };
+      expectObservable(source.pipe(steps())).toBe("-(sH)-(eh)(tJ)-(fi)|", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+        J: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t2", "fetch", "")] } },
+        e: chain(search),
+        h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+        t: chain(search, { tool_name: "fetch", status: "processing" }),
+        f: chain(search, { tool_name: "fetch", status: "processing", request: { args: {} } }),
+        i: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t2", "fetch", "")] } },
+      });
+    });
+  });
+
+  it("shows the item onToolCall returns once the call is complete, and skips one Carbon cannot render", () => {
+    const seen: AgUiToolCall[] = [];
+    const invalid: unknown[] = [];
+    const onToolCall = (toolCall: AgUiToolCall) => {
+      seen.push(toolCall);
+      return toolCall.name === "search" ? { response_type: "system", text: `⚙ ${toolCall.name}` } : { response_type: "image" };
+    };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E-----T----F-----|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1"), T: start("t2", "draw", "a1"), F: ev.toolEnd("t2") }));
+      const result$ = source.pipe(steps({ onToolCall, onInvalidItem: (item) => invalid.push(item) }), map((element) => ("kind" in element ? element.kind : element.type)));
+      expectObservable(result$).toBe("-(oh)-(ohi)-(oh)-(oh)--|", { o: "options", h: "history.message", i: "item.complete" });
+    });
+    expect(seen).toEqual([{ toolCallId: "t1", name: "search", args: {} }, { toolCallId: "t2", name: "draw", args: {}, parentMessageId: "a1" }]);
+    expect(invalid).toEqual([{ response_type: "image" }]);
+  });
+
+  it("marks steps still processing as failed when the run fails, is stopped or breaks off", () => {
+    const processing = chain({ tool_name: "search", status: "processing" });
+    const failed = chain({ tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const runError = ev.runError("boom") as PipelineElement;
+      const started = { s: processing, H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }) };
+      const n = instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT });
+      const finished = ev.runFinished() as PipelineElement;
+      expectObservable(cold("-S----e----|", elements({ S: start("t1", "search"), e: runError })).pipe(steps())).toBe("-(sH)-(fne)|", { ...started, f: failed, n, e: runError });
+      expectObservable(cold("-S----t----|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(steps())).toBe("-(sH)-(fnt)|", { ...started, f: failed, n, t: instr.stopped() });
+      expectObservable(cold("-S----#", elements({ S: start("t1", "search") })).pipe(steps())).toBe("-(sH)-(fn#)", { ...started, f: failed, n });
+      expectObservable(cold("-S----F----|", elements({ S: start("t1", "search"), F: finished })).pipe(steps())).toBe("-(sH)-(fnF)|", { ...started, f: failed, n, F: finished });
+    });
+  });
+
+  it("fails a call the finished run left without a result, and records that as its result so the next run carries none unanswered (a tool that threw, in CopilotKit and Mastra)", () => {
+    const made = call("t1", "get_stock_price", '{"symbol":"IBM"}');
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----a-E----F----|", elements({ S: start("t1", "get_stock_price", "m1"), a: ev.toolArgs("t1", '{"symbol":"IBM"}'), E: ev.toolEnd("t1"), F: ev.runFinished() }));
+      expectObservable(source.pipe(steps())).toBe("-(sH)---(eh)-(fnF)|", {
+        s: chain({ tool_name: "get_stock_price", status: "processing" }),
+        H: instr.history({ id: "m1", role: "assistant", toolCalls: [call("t1", "get_stock_price", "")] }),
+        e: chain({ tool_name: "get_stock_price", status: "processing", request: { args: { symbol: "IBM" } } }),
+        h: { kind: "history.message", message: { id: "m1", role: "assistant", toolCalls: [made] } },
+        f: chain({ tool_name: "get_stock_price", status: "failure", request: { args: { symbol: "IBM" } }, response: { content: NO_TOOL_RESULT } }),
+        n: { kind: "history.message", message: { id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } },
+        F: ev.runFinished() as PipelineElement,
+      });
+    });
+  });
+
+  it("keeps a call cut short in the history with its arguments so far", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----a-#", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":') }));
+      expectObservable(source.pipe(steps())).toBe("-(sH)---(Cfn#)", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }),
+        C: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", '{"q":')] }),
+        f: chain({ tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } }),
+        n: instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT }),
+      });
+    });
+  });
+
+  it("shows a call the finished run hands over (named pending, interrupted, or of a client tool) as success, with no result in the history", () => {
+    const finishes: [BaseEvent, { clientTools?: string[] }][] = [
+      [ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t1"] } }), {}],
+      [ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t1" }] } }), {}],
+      [ev.runFinished(), { clientTools: ["paint"] }],
+    ];
+    for (const [finished, options] of finishes) {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S----E----F----|", elements({ S: start("t1", "paint"), E: ev.toolEnd("t1"), F: finished }));
+        const history = { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "paint", "")] } };
+        expectObservable(source.pipe(steps(options))).toBe("-(sh)-(eh)-(fF)-|", {
+          s: chain({ tool_name: "paint", status: "processing" }),
+          e: chain({ tool_name: "paint", status: "processing", request: { args: {} } }),
+          h: history,
+          f: chain({ tool_name: "paint", status: "success", request: { args: {} } }),
+          F: finished as PipelineElement,
+        });
+      });
+    }
+  });
+
+  it("goes on with a call that ended when a START reopens it, calling onToolCall once", () => {
+    const seen: AgUiToolCall[] = [];
+    const argumentsOf = (element: PipelineElement) =>
+      "kind" in element && element.kind === "history.message" ? (element.message as { toolCalls: { function: { arguments: string } }[] }).toolCalls[0]!.function.arguments : "other";
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----a-E-S-b-E-----|", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":'), E: ev.toolEnd("t1"), b: ev.toolArgs("t1", '"x"}') }));
+      expectObservable(source.pipe(steps({ onToolCall: (toolCall) => void seen.push(toolCall) }), map(argumentsOf))).toBe("-(oH)---(oh)--(oi)--|", {
+        o: "other",
+        H: "",
+        h: '{"q":',
+        i: '{"q":"x"}',
+      });
+    });
+    expect(seen).toEqual([{ toolCallId: "t1", name: "search", args: '{"q":' }]);
+  });
+
+  it("records a result for a call it never saw in the history only", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("-R-|", elements({ R: result("old", "late") })).pipe(steps())).toBe("-i-|", {
+        i: { kind: "history.message", message: { id: "r-old", role: "tool", toolCallId: "old", content: "late" } },
+      });
+    });
+  });
+
+  it("errors when onToolCall throws, and unsubscribes the source", () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold("-S----E-|", elements({ S: start("t1", "search"), E: ev.toolEnd("t1") }));
+      const onToolCall = () => {
+        throw new Error("host bug");
+      };
+      expectObservable(source.pipe(steps({ onToolCall }))).toBe("-(sH)-(eh#)", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        H: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+        e: chain({ tool_name: "search", status: "processing", request: { args: {} } }),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] } },
+      }, new Error("host bug"));
+      expectSubscriptions(source.subscriptions).toBe("^-----!");
+    });
+  });
+
+  it("tells, just before each RUN_FINISHED, what became of every call of the run: answered, handed over or failed", () => {
+    const start = (toolCallId: string, toolCallName: string) => ({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: "m1" }) as BaseEvent as PipelineElement;
+    const end = (toolCallId: string) => ({ type: EventType.TOOL_CALL_END, toolCallId }) as BaseEvent as PipelineElement;
+    const result = { type: EventType.TOOL_CALL_RESULT, messageId: "r1", toolCallId: "t1", content: "sunny" } as BaseEvent as PipelineElement;
+    const seen: unknown[] = [];
+    testScheduler().run(({ cold }) => {
+      const events: PipelineElement[] = [start("t1", "weather"), end("t1"), result, start("t2", "paint"), end("t2"), start("t3", "search"), end("t3"), start("t4", "approve"), end("t4")];
+      const finished = ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t4" }] } }) as PipelineElement;
+      cold("-(abcdefghi)-z-|", { ...Object.fromEntries(events.map((event, at) => ["abcdefghi"[at]!, event])), z: finished })
+        .pipe(toolCallSteps({ clientTools: ["paint"] }))
+        .subscribe((element) => "kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls.map((call) => [call.toolCallId, call.status])));
+    });
+    expect(seen).toEqual([[["t1", "answered"], ["t2", "handedOver"], ["t3", "failed"], ["t4", "handedOver"]]]);
+  });
+
+  itFollowsTheOperatorContract(() => toolCallSteps(), ev.custom("x") as PipelineElement);
+});

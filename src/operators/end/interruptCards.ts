@@ -1,0 +1,122 @@
+import { EventType, type Interrupt, type Message, type ToolCall } from "@ag-ui/core";
+import type { MonoTypeOperatorFunction } from "rxjs";
+import type { InterruptDecisionData } from "../../hitl";
+import { isEventOfType, type PipelineElement, type RunToolCall } from "../../instructions";
+import { createOperator } from "../fusion";
+import { isRecord } from "../../internal/isRecord";
+import { parseToolArguments } from "../../internal/toolArguments";
+
+export interface InterruptCardsOptions {
+  /** The history before this run, where a call an interrupt names may have been made (a re-emitted interrupt). */
+  history?: readonly Message[];
+}
+
+/** A tool call as a card describes it. */
+type KnownCall = Pick<RunToolCall, "name" | "arguments">;
+
+/**
+ * A RUN_FINISHED whose outcome is an interrupt becomes one decision card per
+ * interrupt, in order: a Carbon `user_defined` item carrying
+ * `InterruptDecisionData` (with the name and parsed arguments of the tool call
+ * it concerns: from the run's `run.toolCalls`, else from the earlier
+ * `history`), then an `interrupts.pending` write (what `respondToInterrupt`
+ * answers), then the RUN_FINISHED. A card always says what it asks: an
+ * interrupt without a `message` gets the question from its metadata (Mastra's
+ * `metadata.mastra.suspendPayload`; its tool name and arguments stand in for
+ * a call the run did not stream), else "Allow <tool>?" for its tool call.
+ * Mastra streams no events for the call it suspended: from its metadata, the
+ * call joins the history (as an assistant message named after it), so the
+ * result Mastra sends on resume answers a call the next run carries.
+ *
+ * ```
+ * source: --F--|    F: RUN_FINISHED { outcome: { type: "interrupt", interrupts: [i1, i2] } }
+ * result: --(abpF)| a, b: item.complete user_defined { kind: "interrupt", interruptId: "i1" / "i2", … }; p: interrupts.pending
+ * ```
+ */
+export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
+  const { history = [] } = options;
+  return createOperator<PipelineElement, PipelineElement>(
+    (out) => {
+      const runCalls = new Map<string, KnownCall>();
+      const findCall = (toolCallId: string | undefined): KnownCall | undefined => {
+        if (toolCallId === undefined) return undefined;
+        const inRun = runCalls.get(toolCallId);
+        if (inRun) return inRun;
+        for (let at = history.length - 1; at >= 0; at--) {
+          const message = history[at]!;
+          const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
+          if (call) return { name: call.function.name, arguments: call.function.arguments };
+        }
+        return undefined;
+      };
+      return {
+        next(element) {
+          if ("kind" in element && element.kind === "run.toolCalls") {
+            for (const call of element.calls) runCalls.set(call.toolCallId, call);
+          } else if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
+            const { interrupts } = element.outcome;
+            for (const interrupt of interrupts) {
+              let found = findCall(interrupt.toolCallId);
+              const missingCall = found ? undefined : callFromMetadata(interrupt);
+              if (missingCall) {
+                out.next({ kind: "history.message", message: { id: missingCall.id, role: "assistant", toolCalls: [missingCall] } });
+                found = { name: missingCall.function.name, arguments: missingCall.function.arguments };
+                runCalls.set(missingCall.id, found);
+              }
+              out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, found) } });
+            }
+            out.next({ kind: "interrupts.pending", interrupts });
+          }
+          out.next(element);
+        },
+      };
+    },
+    [EventType.RUN_FINISHED, "run.toolCalls"],
+  );
+}
+
+function decisionData(interrupt: Interrupt, found: KnownCall | undefined): InterruptDecisionData {
+  const { id, reason, toolCallId, responseSchema, expiresAt } = interrupt;
+  const suspension = mastraSuspension(interrupt.metadata);
+  const call = found ? { action: found.name, args: parseToolArguments(found.arguments) } : suspension?.toolName !== undefined ? { action: suspension.toolName, args: suspension.args } : undefined;
+  const message = interrupt.message ?? suspension?.question ?? (call ? `Allow ${call.action}?` : undefined);
+  return {
+    kind: "interrupt",
+    interruptId: id,
+    reason,
+    ...(message !== undefined && { message }),
+    ...(toolCallId !== undefined && { toolCallId }),
+    ...(call && { action: call.action, ...(call.args !== undefined && { args: call.args }) }),
+    ...(responseSchema !== undefined && { responseSchema }),
+    ...(expiresAt !== undefined && { expiresAt }),
+  };
+}
+
+/** The tool call an interrupt's Mastra metadata describes (for a call the history does not hold). */
+function callFromMetadata(interrupt: Interrupt): ToolCall | undefined {
+  const { toolCallId } = interrupt;
+  const suspension = mastraSuspension(interrupt.metadata);
+  if (toolCallId === undefined || suspension?.toolName === undefined) return undefined;
+  return { id: toolCallId, type: "function", function: { name: suspension.toolName, arguments: JSON.stringify(suspension.args ?? {}) } };
+}
+
+/** The keys under which a suspend payload usually carries its question, in order of preference. */
+const QUESTION_KEYS = ["message", "question", "prompt", "reason", "title", "description"];
+
+/**
+ * What `@ag-ui/mastra` puts in a suspended tool's interrupt: `metadata.mastra`
+ * with the tool's name, its arguments, and the payload the tool suspended
+ * with, whose text (the payload itself, or its first string under one of
+ * `QUESTION_KEYS`) is the question for the person.
+ */
+function mastraSuspension(metadata: unknown): { toolName?: string; args?: unknown; question?: string } | undefined {
+  const mastra = isRecord(metadata) ? metadata.mastra : undefined;
+  if (!isRecord(mastra)) return undefined;
+  const { toolName, args, suspendPayload } = mastra;
+  const question = typeof suspendPayload === "string" ? suspendPayload : isRecord(suspendPayload) ? QUESTION_KEYS.map((key) => suspendPayload[key]).find((value) => typeof value === "string") : undefined;
+  return {
+    ...(typeof toolName === "string" && { toolName }),
+    ...(args !== undefined && { args }),
+    ...(typeof question === "string" && question !== "" && { question }),
+  };
+}

@@ -1,0 +1,114 @@
+import { EventType, type Message, type TextMessageStartEvent } from "@ag-ui/core";
+import type { MonoTypeOperatorFunction } from "rxjs";
+import type { PipelineElement } from "../../instructions";
+import { createOperator } from "../fusion";
+import { TextBuffer } from "../../internal/textBuffer";
+
+interface OpenMessage {
+  role: NonNullable<TextMessageStartEvent["role"]>;
+  name?: string;
+  text: TextBuffer;
+}
+
+/**
+ * Maps text messages to Carbon text items. Every non-empty
+ * TEXT_MESSAGE_CONTENT of an assistant message becomes an `item.delta`; its
+ * TEXT_MESSAGE_END becomes an `item.complete` with the whole text and a
+ * `history.message`. The item id is the message id. Messages of other roles
+ * (user, system, developer) go to the history only; empty messages nowhere.
+ *
+ * A TEXT_MESSAGE_START for a message that already ended reopens it: its
+ * text goes on from where it stopped (a chunk stream split by another event
+ * comes back so). Each START also holds the message's place in the history
+ * (`history.reserve`), so the history keeps the order messages began in.
+ *
+ * A message cut short — the run stopped (`turn.end`), failed (RUN_ERROR or a
+ * source error) or ended before its TEXT_MESSAGE_END — still goes to the
+ * history with the text so far, so the agent's next run sees what the person
+ * saw. (Its Carbon item is closed by `toStreamChunks()`.)
+ *
+ * ```
+ * source: --S--a--b--E--|     S: START m1; a, b: CONTENT "Hel" / "lo"; E: END m1
+ * result: -----d--e--(ch)|    d, e: item.delta "Hel" / "lo"; c: item.complete "Hello"; h: history.message
+ * ```
+ */
+export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
+  return createOperator<PipelineElement, PipelineElement>((out) => {
+    const open = new Map<string, OpenMessage>();
+    /** The messages ended so far, with their text (the string the history holds, not a copy): one may be reopened. */
+    const ended = new Map<string, { role: OpenMessage["role"]; name?: string; text: string }>();
+
+    const opened = (messageId: string) => {
+      let message = open.get(messageId);
+      if (!message) {
+        // Content for a message never started (only without verifySequence): take it as an assistant message.
+        message = { role: "assistant", text: new TextBuffer() };
+        open.set(messageId, message);
+      }
+      return message;
+    };
+
+    /** Sends the text so far of every open message to the history. */
+    const keepCutMessages = () => {
+      for (const [messageId, message] of open) {
+        if (!message.text.isEmpty) out.next({ kind: "history.message", message: historyMessage(messageId, message.role, message.text.toString(), message.name) });
+      }
+      open.clear();
+    };
+
+    return {
+      next(element) {
+        if (!("type" in element)) {
+          if (element.kind === "turn.end") keepCutMessages();
+          return out.next(element);
+        }
+        switch (element.type) {
+          case EventType.TEXT_MESSAGE_START: {
+            // A START for a message that ended goes on with its text, as @ag-ui/client does (a chunk stream split by another event).
+            const before = ended.get(element.messageId);
+            const text = new TextBuffer();
+            if (before) text.append(before.text);
+            const role = before?.role ?? element.role ?? "assistant";
+            const name = before ? before.name : element.name;
+            open.set(element.messageId, { role, text, ...(name !== undefined && { name }) });
+            if (!before) out.next({ kind: "history.reserve", messageId: element.messageId, role });
+            return;
+          }
+          case EventType.TEXT_MESSAGE_CONTENT: {
+            const message = opened(element.messageId);
+            if (element.delta === "") return;
+            message.text.append(element.delta);
+            if (message.role === "assistant") {
+              out.next({ kind: "item.delta", itemId: element.messageId, item: { response_type: "text", text: element.delta } });
+            }
+            return;
+          }
+          case EventType.TEXT_MESSAGE_END: {
+            const message = opened(element.messageId);
+            open.delete(element.messageId);
+            if (message.text.isEmpty) return;
+            const text = message.text.toString();
+            ended.set(element.messageId, { role: message.role, text, ...(message.name !== undefined && { name: message.name }) });
+            if (message.role === "assistant") {
+              out.next({ kind: "item.complete", itemId: element.messageId, item: { response_type: "text", text } });
+            }
+            out.next({ kind: "history.message", message: historyMessage(element.messageId, message.role, text, message.name) });
+            return;
+          }
+          case EventType.RUN_ERROR:
+          case EventType.RUN_FINISHED:
+            keepCutMessages();
+            return out.next(element);
+          default:
+            out.next(element);
+        }
+      },
+      complete: keepCutMessages,
+      error: keepCutMessages,
+    };
+  }, [EventType.TEXT_MESSAGE_START, EventType.TEXT_MESSAGE_CONTENT, EventType.TEXT_MESSAGE_END, EventType.RUN_ERROR, EventType.RUN_FINISHED, "turn.end"]);
+}
+
+function historyMessage(id: string, role: OpenMessage["role"], content: string, name: string | undefined): Message {
+  return { id, role, content, ...(name !== undefined && { name }) } as Message;
+}

@@ -1,0 +1,206 @@
+import { EventType, type ToolCall } from "@ag-ui/core";
+import type { MonoTypeOperatorFunction } from "rxjs";
+import type { CarbonChainOfThoughtStep, CarbonItem } from "../../carbon";
+import { AgUiInvalidItemError } from "../../errors";
+import { isEventOfType, type PipelineElement, type RunToolCall } from "../../instructions";
+import { createOperator } from "../fusion";
+import { TextBuffer } from "../../internal/textBuffer";
+import { parseToolArguments } from "../../internal/toolArguments";
+import { warnSkippedItem } from "../../internal/warnings";
+import { carbonItemProblems } from "../../itemAllowlist";
+import type { CarbonItemsOptions } from "./carbonItems";
+
+/** A finished tool call, as `onToolCall` sees it. */
+export interface AgUiToolCall {
+  toolCallId: string;
+  name: string;
+  /** The parsed JSON arguments, or the raw string when they do not parse. */
+  args: unknown;
+  parentMessageId?: string;
+}
+
+export interface ToolCallStepsOptions extends CarbonItemsOptions {
+  /** Called once a tool call's arguments are complete; may return a Carbon item to show at once (checked like custom items). */
+  onToolCall?: (call: AgUiToolCall) => CarbonItem | void | undefined;
+  /**
+   * The names of the tools the client runs (the run input's `tools`): a run
+   * that finishes with one of their calls unanswered hands it to the client
+   * (see `toolCallSteps`). Default: none.
+   */
+  clientTools?: readonly string[];
+}
+
+/** The result recorded for a call the agent ended without answering. */
+export const NO_TOOL_RESULT = "The tool call ended without a result";
+
+interface CallInProgress {
+  name: string;
+  messageId: string;
+  arguments: TextBuffer;
+  /** Position of its step in the chain of thought. */
+  step: number;
+  /** What became of it; `open` while it waits for its result. */
+  status: RunToolCall["status"] | "open";
+}
+
+/**
+ * Shows tool calls as Carbon chain-of-thought steps, live: TOOL_CALL_START adds
+ * a step (`tool_name`, `status: "processing"`), TOOL_CALL_END sets
+ * `request.args` (parsed JSON, or the raw string when it does not parse), and
+ * TOOL_CALL_RESULT sets `response.content` and `status: "success"`
+ * (`"failure"` when the result carries an `error`). Each change sends the
+ * whole chain as an `options` instruction. The calls join the history as the
+ * `toolCalls` of their assistant message (the parent message, or one named
+ * after the call) as each call starts (arguments still empty) and again once
+ * they are complete, and results as `tool` messages. A START for a call that
+ * ended goes on with it (a chunk stream split by another event); a call cut
+ * short stays in the history with its arguments so far.
+ *
+ * No step is left processing once the run has ended. A call still without a
+ * result when the run finishes is either handed over, or failed:
+ * - handed over when the run's outcome names it (`pendingToolCallIds`, an
+ *   interrupt's `toolCallId`) or it calls one of `clientTools`: its step shows
+ *   `"success"` (the call was made), and its answer comes with the run that
+ *   follows (a frontend tool's result, a decision);
+ * - otherwise it shows `"failure"` with the response "The tool call ended
+ *   without a result", and that becomes its `tool` message (with `error`) in
+ *   the history: frameworks hand a tool's exception to the model and emit no
+ *   result, and the next run must not carry a call without one (providers
+ *   reject it: "Tool result is missing for tool call …").
+ * When the run fails, is stopped or breaks off, every unanswered call fails
+ * that way. Just before the RUN_FINISHED, `run.toolCalls` tells the stages
+ * after it what became of each call of the run: the one place that decides it.
+ *
+ * ```
+ * source: --S--a--E--R--F|      S/a/E: a tool call "search" and its arguments; R: its result; F: RUN_FINISHED
+ * result: --o-----(oh)(oh)(cF)|  o: options { chain_of_thought }; h: history.message; c: run.toolCalls
+ * ```
+ */
+export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
+  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools = [], ...policy } = options;
+  return createOperator<PipelineElement, PipelineElement>((out) => {
+    const calls = new Map<string, CallInProgress>();
+    /** Calls started and not ended: cut short, they are kept with their arguments so far. */
+    const open = new Set<string>();
+
+    /**
+     * Records the call in the history, with these arguments, as a tool call of its assistant message
+     * (the history merges an assistant message's tool calls by id, after any it already holds).
+     */
+    const remember = (toolCallId: string, call: CallInProgress, args: string) => {
+      const toolCalls: ToolCall[] = [{ id: toolCallId, type: "function", function: { name: call.name, arguments: args } }];
+      out.next({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
+    };
+    const keepCutCalls = () => {
+      for (const toolCallId of open) {
+        const call = calls.get(toolCallId)!;
+        if (!call.arguments.isEmpty) remember(toolCallId, call, call.arguments.toString());
+      }
+      open.clear();
+    };
+    let chain: CarbonChainOfThoughtStep[] = [];
+
+    const setStep = (index: number, step: CarbonChainOfThoughtStep) => {
+      chain = chain.map((existing, at) => (at === index ? step : existing));
+      out.next({ kind: "options", options: { chain_of_thought: chain } });
+    };
+
+    const showToolCallItem = (toolCallId: string, item: CarbonItem | void | undefined) => {
+      if (item === undefined) return;
+      const problems = carbonItemProblems(item, "item", policy);
+      if (problems.length > 0) return onInvalidItem(item, new AgUiInvalidItemError(problems));
+      out.next({ kind: "item.complete", itemId: item.streaming_metadata?.id ?? `tool-call-${toolCallId}`, item });
+    };
+
+    /** Ends every step still processing: handed-over calls as success, the others as failed with no result (also in the history). */
+    const closeUnanswered = (handedOver: (toolCallId: string, call: CallInProgress) => boolean) => {
+      const unanswered = [...calls].filter(([, call]) => chain[call.step]?.status === "processing");
+      if (unanswered.length === 0) return;
+      const failed: string[] = [];
+      chain = chain.slice();
+      for (const [toolCallId, call] of unanswered) {
+        if (handedOver(toolCallId, call)) {
+          call.status = "handedOver";
+          chain[call.step] = { ...chain[call.step], status: "success" };
+        } else {
+          call.status = "failed";
+          chain[call.step] = { ...chain[call.step], response: { content: NO_TOOL_RESULT }, status: "failure" };
+          // Every call is in the history from its START, so each needs a result there.
+          failed.push(toolCallId);
+        }
+      }
+      out.next({ kind: "options", options: { chain_of_thought: chain } });
+      for (const toolCallId of failed) {
+        out.next({ kind: "history.message", message: { id: `${toolCallId}-no-result`, role: "tool", toolCallId, content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } });
+      }
+    };
+    const failUnfinished = () => closeUnanswered(() => false);
+
+    return {
+      next(element) {
+        if (isEventOfType(element, EventType.RUN_ERROR) || ("kind" in element && element.kind === "turn.end" && element.how !== "finished")) {
+          keepCutCalls();
+          failUnfinished();
+          return out.next(element);
+        }
+        if (isEventOfType(element, EventType.RUN_FINISHED)) {
+          const { outcome } = element;
+          const named = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
+          closeUnanswered((toolCallId, call) => named.has(toolCallId) || clientTools.includes(call.name));
+          const runCalls: RunToolCall[] = [];
+          for (const [toolCallId, call] of calls) {
+            if (call.status !== "open") runCalls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), messageId: call.messageId, status: call.status });
+          }
+          out.next({ kind: "run.toolCalls", calls: runCalls });
+          return out.next(element);
+        }
+        if (isEventOfType(element, EventType.TOOL_CALL_START)) {
+          const { toolCallId, toolCallName, parentMessageId } = element;
+          open.add(toolCallId);
+          // A START for a call that ended goes on with it (a chunk stream split by another event).
+          if (calls.has(toolCallId)) return;
+          const call: CallInProgress = { name: toolCallName, messageId: parentMessageId ?? toolCallId, arguments: new TextBuffer(), step: chain.length, status: "open" };
+          calls.set(toolCallId, call);
+          chain = [...chain, { tool_name: toolCallName, status: "processing" }];
+          out.next({ kind: "options", options: { chain_of_thought: chain } });
+          // The call joins the history as it starts, as in @ag-ui/client, so the history keeps the order calls began in.
+          return remember(toolCallId, call, "");
+        }
+        if (isEventOfType(element, EventType.TOOL_CALL_ARGS)) {
+          return calls.get(element.toolCallId)?.arguments.append(element.delta);
+        }
+        if (isEventOfType(element, EventType.TOOL_CALL_END)) {
+          const call = calls.get(element.toolCallId);
+          if (!call) return;
+          open.delete(element.toolCallId);
+          // onToolCall sees a call once, at its first END.
+          const endedBefore = "request" in chain[call.step]!;
+          const raw = call.arguments.toString();
+          const args = parseToolArguments(raw);
+          setStep(call.step, { ...chain[call.step], request: { args } });
+          remember(element.toolCallId, call, raw);
+          if (onToolCall && !endedBefore) {
+            const parentMessageId = call.messageId === element.toolCallId ? undefined : call.messageId;
+            showToolCallItem(element.toolCallId, onToolCall({ toolCallId: element.toolCallId, name: call.name, args, ...(parentMessageId !== undefined && { parentMessageId }) }));
+          }
+          return;
+        }
+        if (isEventOfType(element, EventType.TOOL_CALL_RESULT)) {
+          const { messageId, toolCallId, content } = element;
+          const error = (element as { error?: unknown }).error;
+          const failed = typeof error === "string" && error !== "";
+          const call = calls.get(toolCallId);
+          if (call) call.status = "answered";
+          if (call) setStep(call.step, { ...chain[call.step], response: { content }, status: failed ? "failure" : "success" });
+          return out.next({ kind: "history.message", message: { id: messageId, role: "tool", toolCallId, content, ...(failed && { error }) } });
+        }
+        out.next(element);
+      },
+      complete: keepCutCalls,
+      error: () => {
+        keepCutCalls();
+        failUnfinished();
+      },
+    };
+  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
+}
