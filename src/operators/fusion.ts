@@ -74,12 +74,17 @@ export function createOperator<T, R>(setup: HandlerSetup<T, R>, reactsTo?: reado
  * is unchanged: a throw in a handler errors the ones after it, whose error
  * hooks run in order (and may still emit); completion runs the complete hooks
  * in order; a handler that completes or errors its output ends the run.
+ *
+ * With `checkReactsTo`, every element a stage's `reactsTo` leaves out is
+ * still shown to that stage, and the run fails if the stage did anything but
+ * pass it on untouched: a list that misses what its stage acts on cannot go
+ * unnoticed (the property spec of `agUiToCarbon()`'s stages runs so).
  */
-export function pipeFused(source: Observable<unknown>, operators: readonly OperatorFunction<unknown, unknown>[]): Observable<unknown> {
+export function pipeFused(source: Observable<unknown>, operators: readonly OperatorFunction<unknown, unknown>[], options: { checkReactsTo?: boolean } = {}): Observable<unknown> {
   let result = source;
   let run: HandlerOperator<unknown, unknown>[] = [];
   const flush = () => {
-    if (run.length > 0) result = result.pipe(run.length === 1 ? run[0]! : createOperator(fuse(run)));
+    if (run.length > 0) result = result.pipe(run.length === 1 && !options.checkReactsTo ? run[0]! : createOperator(fuse(run, options.checkReactsTo === true)));
     run = [];
   };
   for (const operator of operators) {
@@ -94,11 +99,45 @@ export function pipeFused(source: Observable<unknown>, operators: readonly Opera
   return result;
 }
 
-/** One handler that runs `stages` in a chain, each emitting into the next. */
-function fuse(stages: readonly HandlerOperator<unknown, unknown>[]): HandlerSetup<unknown, unknown> {
+/** One handler that runs `stages` in a chain, each emitting into the next; with `check`, a stage is shown what its `reactsTo` leaves out too (see `pipeFused`). */
+function fuse(stages: readonly HandlerOperator<unknown, unknown>[], check: boolean): HandlerSetup<unknown, unknown> {
   const reactsTo = stages.map((stage) => stage[REACTS_TO]);
   return (out) => {
     const handlers: OperatorHandler<unknown>[] = new Array(stages.length);
+    /**
+     * The element a stage is being shown to check that it passes it on
+     * untouched, as a proxy that tells whether the stage read more of it than
+     * its `type` or `kind`; and what the stage did with it.
+     */
+    let probe: { stage: number; value: unknown; passedOn: boolean; didElse: boolean; read?: string } | undefined;
+    const checkPassesOn = (stage: number, value: unknown, key: string | undefined) => {
+      const shown: NonNullable<typeof probe> = { stage, value, passedOn: false, didElse: false };
+      if (typeof value === "object" && value !== null) {
+        shown.value = new Proxy(value, {
+          get(target, property, receiver) {
+            if (typeof property === "string" && property !== "type" && property !== "kind") shown.read ??= property;
+            return Reflect.get(target, property, receiver);
+          },
+        });
+      }
+      probe = shown;
+      try {
+        handlers[stage]!.next(shown.value);
+      } finally {
+        probe = undefined;
+      }
+      if (!shown.passedOn || shown.didElse || shown.read !== undefined) {
+        const what = shown.read !== undefined ? `read '${shown.read}' of` : "acted on";
+        throw new Error(`Fused stage ${stage + 1} of ${stages.length} ${what} a '${key}', which its reactsTo [${[...reactsTo[stage]!].join(", ")}] does not list`);
+      }
+    };
+    /** True when the output of `stage` is the probe's: it is recorded, not delivered. */
+    const probed = (stage: number, value?: unknown, passing = false) => {
+      if (probe?.stage !== stage) return false;
+      if (passing && value === probe.value && !probe.passedOn) probe.passedOn = true;
+      else probe.didElse = true;
+      return true;
+    };
     // Delivery to stage `at`; stage `handlers.length` is the real output.
     const deliverNext = (at: number, value: unknown): void => {
       if (out.closed) return;
@@ -109,6 +148,7 @@ function fuse(stages: readonly HandlerOperator<unknown, unknown>[]): HandlerSetu
         if (interest === undefined) break;
         key ??= keyOf(value);
         if (key !== undefined && interest.has(key)) break;
+        if (check) checkPassesOn(stage, value, key);
       }
       if (stage === handlers.length) return out.next(value);
       try {
@@ -139,9 +179,9 @@ function fuse(stages: readonly HandlerOperator<unknown, unknown>[]): HandlerSetu
     };
     stages.forEach((operator, stage) => {
       handlers[stage] = operator[SETUP]({
-        next: (value) => deliverNext(stage + 1, value),
-        error: (error) => deliverError(stage + 1, error),
-        complete: () => deliverComplete(stage + 1),
+        next: (value) => (probe && probed(stage, value, true) ? undefined : deliverNext(stage + 1, value)),
+        error: (error) => (probe && probed(stage) ? undefined : deliverError(stage + 1, error)),
+        complete: () => (probe && probed(stage) ? undefined : deliverComplete(stage + 1)),
         get closed() {
           return out.closed;
         },
