@@ -1,6 +1,6 @@
 import { asyncScheduler, defer, type Observable, type Subscription } from "rxjs";
-import { toolDefinitions, asVercelTools, type AdapterOptions, type ToolDefinition, type VercelToolFactory } from "./adapters";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type Demand, type EventsOptions, type ServerEvent } from "./events";
+import { asVercelTools, toolDefinitions, type FrameworkToolOptions, type ToolDefinition, type VercelToolFactory } from "./frameworkTools";
 import { randomId } from "../internal/ids";
 import { attempt$, canBeHeader, checkedDuration, checkedSize, pathSegment, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
 import {
@@ -168,12 +168,12 @@ export class ToolClient {
    * LangChain.js's `tool`, OpenAI Agents' `tool`): `execute` invokes the tool
    * in `runId` and returns its result, or `{ pending_approval: id }`.
    */
-  toolDefinitions(options: AdapterOptions = {}): Promise<ToolDefinition[]> {
+  toolDefinitions(options: FrameworkToolOptions = {}): Promise<ToolDefinition[]> {
     return toolDefinitions(this, options);
   }
 
   /** The tools for the Vercel AI SDK: pass its `tool` and `jsonSchema` (`import { tool, jsonSchema } from "ai"`). */
-  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool>, jsonSchema: (schema: JsonSchema) => TSchema, options: AdapterOptions = {}): Promise<Record<string, TTool>> {
+  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool>, jsonSchema: (schema: JsonSchema) => TSchema, options: FrameworkToolOptions = {}): Promise<Record<string, TTool>> {
     return asVercelTools(this, tool, jsonSchema, options);
   }
 
