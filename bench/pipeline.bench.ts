@@ -4,10 +4,10 @@
  * floor), against @ag-ui/client's own chunk expansion + sequence checks, and
  * `CarbonAgUiAdapter` end to end against the seed's adapter
  * (`@hsb3/carbon-agui-adapter` 0.2.0, installed in bench/ only) on the same
- * events. Every measurement takes its turn in each round, in a rotating
- * order, so load on the machine falls on all alike; the ratios are medians
- * of each round's ratios. Not a test: figures vary by machine; the targets
- * are printed met or NOT met.
+ * events, each handed them as its own SSE runner would. Every measurement
+ * takes its turn in each round, in a rotating order, so load on the machine
+ * falls on all alike; the ratios are medians of each round's ratios. Not a
+ * test: figures vary by machine; the targets are printed met or NOT met.
  */
 import { transformChunks, verifyEvents } from "@ag-ui/client";
 import { EventType, type BaseEvent } from "@ag-ui/core";
@@ -202,7 +202,8 @@ async function main() {
   const [loadBefore] = loadavg();
   console.log(`${events.length.toLocaleString("en")} events (${MESSAGES} messages × ${DELTAS_PER_MESSAGE} text deltas, a state delta every ${STATE_DELTA_EVERY}), parsed beforehand`);
   console.log(`${RUNS} rounds after a warm-up, each measurement once per round in a rotating order; wall-clock medians, ratios the median of each round's (range in brackets)`);
-  console.log(`adapters: a runner returning the events as an array, Carbon a CarbonRecorder; ours paced on rxjs asapScheduler (no real frames), the seed's reads with for await`);
+  console.log("adapters: each gets the events as its own SSE runner hands them over, ours as an Observable that emits what one read gives at once (here an array:");
+  console.log("all of them), the seed's by for await, one per step; Carbon a CarbonRecorder for both; ours paced on rxjs asapScheduler (no real frames)");
   console.log(`chunks handed to Carbon: CarbonAgUiAdapter ${chunksHandedOver["CarbonAgUiAdapter"]}, ${SEED_ADAPTER} ${chunksHandedOver[SEED_ADAPTER]}\n`);
   await interleaved(measurements);
   const [loadAfter] = loadavg();
