@@ -4,22 +4,23 @@
  * floor), against @ag-ui/client's own chunk expansion + sequence checks, and
  * `CarbonAgUiAdapter` end to end against the seed's adapter
  * (`@hsb3/carbon-agui-adapter` 0.2.0, installed in bench/ only) on the same
- * events, each handed them as its own SSE runner would. Every measurement
- * takes its turn in each round, in a rotating order, so load on the machine
- * falls on all alike; the ratios are medians of each round's ratios. Not a
- * test: figures vary by machine; the targets are printed met or NOT met.
+ * events, each handed them as its own SSE runner would. Each measurement
+ * runs in a process of its own, in interleaved rounds (bench/interleaved.ts);
+ * the ratios are medians of each round's ratios. Not a test: figures vary by
+ * machine; the targets are printed met or NOT met.
  */
 import { transformChunks, verifyEvents } from "@ag-ui/client";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { EventEncoder } from "@ag-ui/encoder";
 import { availableParallelism, loadavg } from "node:os";
-import { asapScheduler, from, ignoreElements, lastValueFrom, tap, type Observable } from "rxjs";
+import { asapScheduler, from, ignoreElements, lastValueFrom, tap, type Observable, type OperatorFunction } from "rxjs";
 import { CarbonAgUiAdapter } from "../src/adapter";
 import type { CarbonStreamChunk } from "../src/carbon";
 import { Conversation } from "../src/conversation";
 import { agUiToCarbon } from "../src/operators/agUiToCarbon";
 import { validateEvents } from "../src/operators/validateEvents";
 import { CarbonRecorder } from "../src/testing/recorder";
+import { measureInterleaved, median, ratio, serveMeasurement, servedMeasurement, type Prepared } from "./interleaved";
 import { loadSeedAdapter, SEED_ADAPTER, type SeedAdapterModule } from "./seedAdapter";
 
 const MESSAGES = 50;
@@ -49,11 +50,6 @@ function makeRun(messages: number, deltasPerMessage: number, deltaText: (index: 
   return events;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 async function timeIt(work: () => Promise<unknown> | unknown): Promise<number> {
   const samples: number[] = [];
   for (let run = 0; run < RUNS + 1; run++) {
@@ -62,45 +58,6 @@ async function timeIt(work: () => Promise<unknown> | unknown): Promise<number> {
     if (run > 0) samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   return median(samples);
-}
-
-interface Measurement {
-  name: string;
-  work: () => Promise<unknown> | unknown;
-  /** Wall-clock and CPU milliseconds, one per round. */
-  wall: number[];
-  cpu: number[];
-}
-
-const measurement = (name: string, work: Measurement["work"]): Measurement => ({ name, work, wall: [], cpu: [] });
-
-/**
- * `RUNS` rounds (after one to warm up) in which every measurement runs once,
- * each round starting one further along the list, after a full collection.
- */
-async function interleaved(measurements: Measurement[]): Promise<void> {
-  const gc = globalThis.gc;
-  if (!gc) throw new Error("run with node --expose-gc (npm run bench does)");
-  for (let round = 0; round <= RUNS; round++) {
-    for (let step = 0; step < measurements.length; step++) {
-      const next = measurements[(round + step) % measurements.length]!;
-      gc();
-      const cpu = process.cpuUsage();
-      const start = process.hrtime.bigint();
-      await next.work();
-      const wall = Number(process.hrtime.bigint() - start) / 1e6;
-      const used = process.cpuUsage(cpu);
-      if (round === 0) continue;
-      next.wall.push(wall);
-      next.cpu.push((used.user + used.system) / 1e3);
-    }
-  }
-}
-
-/** `of` over `to`, round by round: the median and the range. */
-function ratio(of: Measurement, to: Measurement, clock: "wall" | "cpu" = "wall") {
-  const ratios = of[clock].map((ms, round) => ms / to[clock][round]!);
-  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
 }
 
 const drain = (source: Observable<unknown>) => lastValueFrom(source.pipe(ignoreElements()), { defaultValue: undefined });
@@ -162,67 +119,95 @@ function answerText(carbon: CarbonRecorder): string {
   return finals.flatMap((chunk) => chunk.final_response.output.generic.flatMap((item) => (item.response_type === "text" ? [String(item.text)] : []))).join("");
 }
 
-async function main() {
-  const token = (index: number) => `token ${index} `;
-  const events = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token);
-  const chunkEvents = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token, true);
-  const encoder = new EventEncoder();
-  const payloads = events.map((event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]).slice("data: ".length, -2));
-  const seed = await loadSeedAdapter();
+const token = (index: number) => `token ${index} `;
 
-  // Both adapters must deliver the whole answer, or their times mean nothing.
+/** Each measurement, by key: its row's name, and how its process makes its work ready. */
+const MEASUREMENTS: Record<string, { name: string; prepare(): Promise<Prepared> | Prepared }> = {
+  floor: {
+    name: "JSON.parse of the SSE payloads (floor)",
+    prepare() {
+      const encoder = new EventEncoder();
+      const payloads = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token).map((event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]).slice("data: ".length, -2));
+      return {
+        work() {
+          for (const payload of payloads) JSON.parse(payload);
+        },
+      };
+    },
+  },
+  pipeline: pipe("agUiToCarbon()", () => agUiToCarbon()),
+  validation: pipe("  of which validateEvents() alone", () => validateEvents()),
+  unvalidated: pipe("agUiToCarbon({ validate: false })", () => agUiToCarbon({ validate: false })),
+  unescaped: pipe("agUiToCarbon({ html: true }) (no escapeHtml())", () => agUiToCarbon({ html: true })),
+  client: pipe("@ag-ui/client transformChunks()+verifyEvents()", () => (events$) => events$.pipe(transformChunks(), verifyEvents())),
+  chunks: pipe("agUiToCarbon(), same run as TEXT_MESSAGE_CHUNKs", () => agUiToCarbon(), true),
+  adapter: {
+    name: "CarbonAgUiAdapter, end to end",
+    async prepare() {
+      const events = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token);
+      return { work: () => ourAdapter(events), note: delivered("CarbonAgUiAdapter", await ourAdapter(events)) };
+    },
+  },
+  seed: {
+    name: `${SEED_ADAPTER} 0.2.0, end to end`,
+    async prepare() {
+      const seed = await loadSeedAdapter();
+      const events = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token);
+      return { work: () => seedAdapter(seed, events), note: delivered(SEED_ADAPTER, await seedAdapter(seed, events)) };
+    },
+  },
+};
+
+/** A measurement of the run's events through `operator`, drained. */
+function pipe(name: string, operator: () => OperatorFunction<BaseEvent, unknown>, chunks = false) {
+  return {
+    name,
+    prepare() {
+      const events = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token, chunks);
+      return { work: () => drain(from(events).pipe(operator())) };
+    },
+  };
+}
+
+/** Checks that an adapter delivered the whole answer (or its time means nothing), and says in how many chunks. */
+function delivered(name: string, carbon: CarbonRecorder): string {
   const wholeAnswer = Array.from({ length: MESSAGES }, () => Array.from({ length: DELTAS_PER_MESSAGE }, (_, index) => token(index)).join("")).join("");
-  const chunksHandedOver: Record<string, number> = {};
-  for (const [name, carbon] of [
-    ["CarbonAgUiAdapter", await ourAdapter(events)],
-    [SEED_ADAPTER, await seedAdapter(seed, events)],
-  ] as const) {
-    if (answerText(carbon) !== wholeAnswer || carbon.waitingForFinal.length > 0) throw new Error(`${name} did not deliver the whole answer to Carbon: the bench is wrong`);
-    chunksHandedOver[name] = carbon.chunks.length;
-  }
+  if (answerText(carbon) !== wholeAnswer || carbon.waitingForFinal.length > 0) throw new Error(`${name} did not deliver the whole answer to Carbon: the bench is wrong`);
+  return `${name} ${carbon.chunks.length}`;
+}
 
-  const floor = measurement("JSON.parse of the SSE payloads (floor)", () => {
-    for (const payload of payloads) JSON.parse(payload);
-  });
-  const pipeline = measurement("agUiToCarbon()", () => drain(from(events).pipe(agUiToCarbon())));
-  const adapter = measurement("CarbonAgUiAdapter, end to end", () => ourAdapter(events));
-  const seedRun = measurement(`${SEED_ADAPTER} 0.2.0, end to end`, () => seedAdapter(seed, events));
-  const measurements = [
-    floor,
-    pipeline,
-    measurement("  of which validateEvents() alone", () => drain(from(events).pipe(validateEvents()))),
-    measurement("agUiToCarbon({ validate: false })", () => drain(from(events).pipe(agUiToCarbon({ validate: false })))),
-    measurement("agUiToCarbon({ html: true }) (no escapeHtml())", () => drain(from(events).pipe(agUiToCarbon({ html: true })))),
-    measurement("@ag-ui/client transformChunks()+verifyEvents()", () => drain(from(events).pipe(transformChunks(), verifyEvents()))),
-    measurement("agUiToCarbon(), same run as TEXT_MESSAGE_CHUNKs", () => drain(from(chunkEvents).pipe(agUiToCarbon()))),
-    adapter,
-    seedRun,
-  ];
-
-  const [loadBefore] = loadavg();
+async function main() {
+  const events = makeRun(MESSAGES, DELTAS_PER_MESSAGE, token);
+  const keys = Object.keys(MEASUREMENTS);
   console.log(`${events.length.toLocaleString("en")} events (${MESSAGES} messages × ${DELTAS_PER_MESSAGE} text deltas, a state delta every ${STATE_DELTA_EVERY}), parsed beforehand`);
-  console.log(`${RUNS} rounds after a warm-up, each measurement once per round in a rotating order; wall-clock medians, ratios the median of each round's (range in brackets)`);
+  console.log(`each measurement in a process of its own; ${RUNS} rounds after a warm-up, each measurement once per round in a rotating order;`);
+  console.log("wall-clock medians; ratios the median of each round's (range in brackets)");
   console.log("adapters: each gets the events as its own SSE runner hands them over, ours as an Observable that emits what one read gives at once (here an array:");
   console.log("all of them), the seed's by for await, one per step; Carbon a CarbonRecorder for both; ours paced on rxjs asapScheduler (no real frames)");
-  console.log(`chunks handed to Carbon: CarbonAgUiAdapter ${chunksHandedOver["CarbonAgUiAdapter"]}, ${SEED_ADAPTER} ${chunksHandedOver[SEED_ADAPTER]}\n`);
-  await interleaved(measurements);
+  const [loadBefore] = loadavg();
+  const samples = await measureInterleaved(__filename, keys, RUNS);
   const [loadAfter] = loadavg();
+  const floor = samples.get("floor")!;
+  const adapter = samples.get("adapter")!;
+  const seed = samples.get("seed")!;
+  console.log(`chunks handed to Carbon: ${adapter.note}, ${seed.note}\n`);
 
   const perEvent = (ms: number) => `${((ms * 1e6) / events.length).toFixed(0).padStart(5)} ns/event`;
   const range = ({ min, max }: { min: number; max: number }) => `[${min.toFixed(2)}–${max.toFixed(2)}]`;
   console.log(`${"".padEnd(48)} ${"wall".padStart(8)}    ${"".padStart(14)}  ${"× floor".padEnd(18)}  × floor in CPU time`);
-  for (const each of measurements) {
+  for (const key of keys) {
+    const each = samples.get(key)!;
     const ms = median(each.wall);
     const wall = ratio(each, floor);
-    console.log(`${each.name.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms ${perEvent(ms)}  ${`${wall.median.toFixed(2)}× ${range(wall)}`.padEnd(18)}  ${ratio(each, floor, "cpu").median.toFixed(2)}×`);
+    console.log(`${MEASUREMENTS[key]!.name.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms ${perEvent(ms)}  ${`${wall.median.toFixed(2)}× ${range(wall)}`.padEnd(18)}  ${ratio(each, floor, "cpu").median.toFixed(2)}×`);
   }
-  const ofSeed = ratio(adapter, seedRun);
-  console.log(`\nCarbonAgUiAdapter in ${ofSeed.median.toFixed(2)} ${range(ofSeed)} of the seed adapter's time (CPU time: ${ratio(adapter, seedRun, "cpu").median.toFixed(2)})`);
+  const ofSeed = ratio(adapter, seed);
+  console.log(`\nCarbonAgUiAdapter in ${ofSeed.median.toFixed(2)} ${range(ofSeed)} of the seed adapter's time (CPU time: ${ratio(adapter, seed, "cpu").median.toFixed(2)})`);
   console.log(`load average ${loadBefore!.toFixed(1)} before, ${loadAfter!.toFixed(1)} after, on ${availableParallelism()} cores`);
 
   const target = (what: string, value: number, limit: number, unit: string) => console.log(`  ${what} ≤ ${limit}${unit}: ${value <= limit ? "met" : "NOT met"} (${value.toFixed(2)}${unit})`);
   console.log("\ntargets, on the wall-clock medians:");
-  target("agUiToCarbon()", ratio(pipeline, floor).median, TARGETS.pipeline, "× floor");
+  target("agUiToCarbon()", ratio(samples.get("pipeline")!, floor).median, TARGETS.pipeline, "× floor");
   target("CarbonAgUiAdapter", ratio(adapter, floor).median, TARGETS.adapter, "× floor");
   target("CarbonAgUiAdapter", ofSeed.median, TARGETS.ofSeed, " of the seed adapter's time");
 
@@ -250,4 +235,6 @@ async function main() {
   }
 }
 
-void main();
+const served = servedMeasurement();
+if (served === undefined) void main();
+else void serveMeasurement(served, () => MEASUREMENTS[served]!.prepare());
