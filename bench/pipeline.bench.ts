@@ -26,7 +26,8 @@ import { loadSeedAdapter, SEED_ADAPTER, type SeedAdapterModule } from "./seedAda
 const MESSAGES = 50;
 const DELTAS_PER_MESSAGE = 2_000;
 const STATE_DELTA_EVERY = 100;
-const RUNS = 9;
+/** Rounds timed (after one to warm up); BENCH_ROUNDS sets more where the machine is noisy. */
+const RUNS = Number(process.env.BENCH_ROUNDS) || 9;
 /** What agUiToCarbon() and the adapter may cost: times the floor, and the adapter as a share of the seed adapter's time. */
 const TARGETS = { pipeline: 2.5, adapter: 3, ofSeed: 0.25 };
 
