@@ -1,6 +1,8 @@
-import { asyncScheduler, defer, type Observable, type Subscription } from "rxjs";
-import { toolDefinitions, asVercelTools, type AdapterOptions, type ToolDefinition, type VercelToolFactory } from "./adapters";
+import { asyncScheduler, defer, type Observable } from "rxjs";
+import { asyncIteratorFrom } from "./asyncIteratorFrom";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumableEvents, type Demand, type EventsOptions, type ServerEvent } from "./events";
+import { firstValueOrAbort } from "./firstValueOrAbort";
+import { asVercelTools, toolDefinitions, type FrameworkToolOptions, type ToolDefinition, type VercelToolFactory } from "./frameworkTools";
 import { randomId } from "../internal/ids";
 import { attempt$, canBeHeader, checkedDuration, checkedSize, pathSegment, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
 import {
@@ -143,7 +145,7 @@ export class ToolClient {
    */
   events<T = unknown>(runId: string, options: EventsOptions & CallOptions = {}): AsyncIterableIterator<ServerEvent<T>> {
     const { signal, ...streamOptions } = options;
-    return eachOf<ServerEvent<T>>((demand) => this.#events$<T>(runId, streamOptions, demand), signal);
+    return asyncIteratorFrom<ServerEvent<T>>((demand) => this.#events$<T>(runId, streamOptions, demand), EVENTS_QUEUE_LIMIT, signal);
   }
 
   #events$<T>(runId: string, options: EventsOptions, demand: Demand | undefined): Observable<ServerEvent<T>> {
@@ -168,12 +170,12 @@ export class ToolClient {
    * LangChain.js's `tool`, OpenAI Agents' `tool`): `execute` invokes the tool
    * in `runId` and returns its result, or `{ pending_approval: id }`.
    */
-  toolDefinitions(options: AdapterOptions = {}): Promise<ToolDefinition[]> {
+  toolDefinitions(options: FrameworkToolOptions = {}): Promise<ToolDefinition[]> {
     return toolDefinitions(this, options);
   }
 
   /** The tools for the Vercel AI SDK: pass its `tool` and `jsonSchema` (`import { tool, jsonSchema } from "ai"`). */
-  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool>, jsonSchema: (schema: JsonSchema) => TSchema, options: AdapterOptions = {}): Promise<Record<string, TTool>> {
+  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool>, jsonSchema: (schema: JsonSchema) => TSchema, options: FrameworkToolOptions = {}): Promise<Record<string, TTool>> {
     return asVercelTools(this, tool, jsonSchema, options);
   }
 
@@ -189,116 +191,8 @@ export class ToolClient {
   /** One call: its attempts as an Observable, retried by the policy, settled as a promise. */
   #call(spec: RequestSpec, signal: AbortSignal | undefined): Promise<JsonAnswer> {
     const attempts = defer(() => attempt$(this.#transport, spec)).pipe(retryPolicy<JsonAnswer>(spec.method, this.#retry, this.#transport.scheduler));
-    return settle(attempts, signal);
+    return firstValueOrAbort(attempts, signal);
   }
-}
-
-/**
- * An Observable as an async iterator. Values wait in a queue until the loop
- * takes them; the source is given a `Demand` that asks it to stop reading
- * while `EVENTS_QUEUE_LIMIT` or more wait. `return()` (a `break`)
- * unsubscribes at once, even while a `next()` is pending, which it resolves
- * as done; aborting `signal` drops what waits and rejects with the signal's
- * reason, unless the stream had already ended.
- */
-function eachOf<T>(makeSource: (demand: Demand) => Observable<T>, signal: AbortSignal | undefined): AsyncIterableIterator<T> {
-  const queue: T[] = [];
-  const waiting: { resolve(result: IteratorResult<T, undefined>): void; reject(error: unknown): void }[] = [];
-  let ended: { error: unknown } | "done" | undefined;
-  let subscription: Subscription | undefined;
-  let room: { promise: Promise<void>; open(): void } | undefined;
-  const demand: Demand = {
-    wait() {
-      if (queue.length < EVENTS_QUEUE_LIMIT || ended) return undefined;
-      if (!room) {
-        let open!: () => void;
-        room = { promise: new Promise<void>((resolve) => (open = resolve)), open };
-      }
-      return room.promise;
-    },
-    paused: () => room !== undefined,
-  };
-  // Called whenever the queue shrinks or the stream ends: a paused reader reads on (or sees that it stopped).
-  const openRoom = () => {
-    if (room && (queue.length < EVENTS_QUEUE_LIMIT || ended)) {
-      room.open();
-      room = undefined;
-    }
-  };
-  // Built at once, so options are checked (a TypeError) when events() is called, not on the first step.
-  const source = makeSource(demand);
-
-  const settle = () => {
-    while (waiting.length > 0) {
-      if (queue.length > 0) waiting.shift()!.resolve({ value: queue.shift()!, done: false });
-      else if (ended === "done") waiting.shift()!.resolve({ value: undefined, done: true });
-      else if (ended) {
-        waiting.shift()!.reject(ended.error);
-        ended = "done";
-      } else break;
-    }
-    openRoom();
-  };
-  const stop = (end: typeof ended) => {
-    ended ??= end;
-    subscription?.unsubscribe();
-    signal?.removeEventListener("abort", onAbort);
-    settle();
-  };
-  const onAbort = () => {
-    if (ended) return;
-    queue.length = 0;
-    stop({ error: signal?.reason });
-  };
-  const start = () => {
-    if (subscription || ended) return;
-    if (signal?.aborted) return stop({ error: signal.reason });
-    signal?.addEventListener("abort", onAbort, { once: true });
-    subscription = source.subscribe({
-      next: (value) => (queue.push(value), settle()),
-      error: (error: unknown) => stop({ error }),
-      complete: () => stop("done"),
-    });
-  };
-
-  return {
-    next() {
-      start();
-      return new Promise((resolve, reject) => {
-        waiting.push({ resolve, reject });
-        settle();
-      });
-    },
-    return() {
-      queue.length = 0;
-      ended = "done";
-      stop("done");
-      return Promise.resolve({ value: undefined, done: true });
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-}
-
-/** The Observable's one value as a promise; aborting `signal` unsubscribes (closing the connection) and rejects with its reason. */
-function settle<T>(source: Observable<T>, signal: AbortSignal | undefined): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      subscription.unsubscribe();
-      reject(signal?.reason);
-    };
-    const subscription = source.subscribe({
-      next: resolve,
-      error: (error: unknown) => {
-        signal?.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-      complete: () => signal?.removeEventListener("abort", onAbort),
-    });
-    if (!subscription.closed) signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function checkedBaseUrl(baseUrl: string | URL): URL {

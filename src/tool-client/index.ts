@@ -4,7 +4,7 @@
  */
 export { EVENTS_QUEUE_LIMIT, ToolClient } from "./client";
 export type { EventsOptions, ServerEvent } from "./events";
-export type { AdapterOptions, ToolDefinition, ToolOutcome, VercelToolFactory, VercelToolSpec } from "./adapters";
+export type { AdapterOptions, FrameworkToolOptions, ToolDefinition, ToolInvoker, ToolOutcome, VercelToolFactory, VercelToolSpec } from "./frameworkTools";
 export {
   ApprovalAlreadyDecidedError,
   ApprovalDeniedError,

@@ -6,7 +6,7 @@ const jsonSchema = (schema: Record<string, unknown>) => ({ jsonSchema: schema, v
 type FakeSchema = ReturnType<typeof jsonSchema>;
 const tool = (spec: VercelToolSpec<FakeSchema>) => ({ type: "function" as const, ...spec });
 
-describe("tool-client adapters, against the reference tool server", () => {
+describe("tool-client framework tools, against the reference tool server", () => {
   let server: ToolServer;
   beforeEach(async () => {
     server = await startToolServer();

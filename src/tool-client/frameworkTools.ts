@@ -1,8 +1,19 @@
-import type { ToolClient } from "./client";
+/**
+ * A tool server's tools as the tools of an agent framework: framework-neutral
+ * definitions (`toolDefinitions`) and the Vercel AI SDK's (`asVercelTools`).
+ * `ToolClient` offers both as methods.
+ */
 import { contentHash } from "./replay";
-import type { JsonSchema } from "./types";
+import type { InvokeOptions, InvokeResult, JsonSchema, ListToolsOptions, ToolDescriptor } from "./types";
 
-export interface AdapterOptions {
+/** What the framework tools need of a client (`ToolClient` is one): its tools, and a way to invoke one. */
+export interface ToolInvoker {
+  listTools(options: ListToolsOptions): Promise<ToolDescriptor[]>;
+  invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<InvokeResult>;
+}
+
+/** Which tools become framework tools, and the run their calls belong to. */
+export interface FrameworkToolOptions {
   /** Only tools with any of these tags. */
   tags?: string[] | undefined;
   /** The run every call belongs to (sent as `run_id`). */
@@ -12,6 +23,9 @@ export interface AdapterOptions {
   /** Aborts listing the tools. */
   signal?: AbortSignal | undefined;
 }
+
+/** @deprecated `FrameworkToolOptions` under its first name, which read as `CarbonAgUiAdapter`'s options. */
+export type AdapterOptions = FrameworkToolOptions;
 
 /** What a tool call gives a framework: the tool's result, or `{ pending_approval: approval_id }` while it waits for a reviewer. */
 export type ToolOutcome<T = unknown> = T | { pending_approval: string };
@@ -47,7 +61,8 @@ export interface VercelToolSpec<TSchema = unknown> {
  */
 export type VercelToolFactory<TTool> = (spec: any) => TTool;
 
-export async function toolDefinitions(client: ToolClient, options: AdapterOptions): Promise<ToolDefinition[]> {
+/** The tools as framework-neutral definitions whose `execute` invokes the tool in `options.runId`. */
+export async function toolDefinitions(client: ToolInvoker, options: FrameworkToolOptions): Promise<ToolDefinition[]> {
   const { tags, runId, threadId, signal } = options;
   const tools = await client.listTools({ tags, signal });
   return tools.map((descriptor) => ({
@@ -63,11 +78,12 @@ export async function toolDefinitions(client: ToolClient, options: AdapterOption
   }));
 }
 
+/** The tools for the Vercel AI SDK, each built with its `tool()`, its schema with its `jsonSchema()`. */
 export async function asVercelTools<TTool, TSchema>(
-  client: ToolClient,
+  client: ToolInvoker,
   tool: VercelToolFactory<TTool>,
   jsonSchema: (schema: JsonSchema) => TSchema,
-  options: AdapterOptions,
+  options: FrameworkToolOptions,
 ): Promise<Record<string, TTool>> {
   const definitions = await toolDefinitions(client, options);
   return Object.fromEntries(
