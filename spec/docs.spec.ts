@@ -3,8 +3,8 @@ import { dirname, join, normalize, relative } from "node:path";
 
 /**
  * The README and docs/ name files of this repository (in code spans and in
- * markdown links) and npm scripts; every one must exist, so a rename cannot
- * leave a doc pointing at nothing.
+ * markdown links), headings of its pages (link anchors) and npm scripts;
+ * every one must exist, so a rename cannot leave a doc pointing at nothing.
  */
 const root = join(__dirname, "..");
 const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
@@ -44,6 +44,34 @@ function namedPaths(page: string): string[] {
   return [...new Set([...spans, ...links])];
 }
 
+/** The anchors GitHub gives the headings of `page` (text lowercased, punctuation dropped, spaces as hyphens; repeats numbered). */
+function anchors(page: string): Set<string> {
+  const seen = new Map<string, number>();
+  const headings = [...prose(readFileSync(join(root, page), "utf8")).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)].map((match) => match[1]!);
+  return new Set(
+    headings.map((heading) => {
+      const text = heading.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/`/g, "");
+      const slug = text.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+      const count = seen.get(slug) ?? 0;
+      seen.set(slug, count + 1);
+      return count === 0 ? slug : `${slug}-${count}`;
+    }),
+  );
+}
+
+/** Every link of `page` to a heading of a markdown page in the repository, as `file#anchor` (file relative to the root). */
+function namedAnchors(page: string): { file: string; anchor: string }[] {
+  return [...prose(readFileSync(join(root, page), "utf8")).matchAll(/\]\(([^)\s]*#[^)\s]+)\)/g)]
+    .map((match) => match[1]!)
+    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target))
+    .map((target) => {
+      const [path, anchor] = target.split("#") as [string, string];
+      const file = path === "" ? page : relative(root, normalize(join(root, dirname(page), path))).replace(/\\/g, "/");
+      return { file, anchor: decodeURIComponent(anchor) };
+    })
+    .filter(({ file }) => file.endsWith(".md") && existsSync(join(root, file)));
+}
+
 /** Every `npm run X` the page names, X as written. */
 const namedScripts = (page: string) => [...new Set([...readFileSync(join(root, page), "utf8").matchAll(/npm run ([\w:.-]+)/g)].map((match) => match[1]!))];
 
@@ -51,6 +79,11 @@ describe("the README and docs/", () => {
   it.each(pages)("%s names only paths that exist", (page) => {
     const missing = namedPaths(page).filter((path) => !exists(path));
     expect(missing.map((path) => `${page} names ${path}, which does not exist`)).toEqual([]);
+  });
+
+  it.each(pages)("%s links only to headings that exist", (page) => {
+    const missing = namedAnchors(page).filter(({ file, anchor }) => !anchors(file).has(anchor));
+    expect(missing.map(({ file, anchor }) => `${page} links to ${file}#${anchor}, a heading that does not exist`)).toEqual([]);
   });
 
   it.each(pages)("%s names only npm scripts package.json has", (page) => {
@@ -64,5 +97,7 @@ describe("the README and docs/", () => {
     expect(namedPaths("README.md").length).toBeGreaterThan(5);
     expect(namedPaths("README.md")).toContain("docs/security.md");
     expect(namedScripts("README.md")).toContain("test:package");
+    expect(namedAnchors("README.md")).toContainEqual({ file: "docs/options.md", anchor: "errors" });
+    expect(anchors("docs/options.md")).toContain("rxjs-and-ag-uiclient");
   });
 });
