@@ -102,8 +102,20 @@ export function pipeFused(source: Observable<unknown>, operators: readonly Opera
 /** One handler that runs `stages` in a chain, each emitting into the next; with `check`, a stage is shown what its `reactsTo` leaves out too (see `pipeFused`). */
 function fuse(stages: readonly HandlerOperator<unknown, unknown>[], check: boolean): HandlerSetup<unknown, unknown> {
   const reactsTo = stages.map((stage) => stage[REACTS_TO]);
+  const routes = new Routes(reactsTo);
   return (out) => {
     const handlers: OperatorHandler<unknown>[] = new Array(stages.length);
+    /** With `check`: the first stage from `at` that lists the value's key, after showing it to each stage it passes. */
+    const checkedStage = (at: number, value: unknown): number => {
+      const key = keyOf(value);
+      let stage = at;
+      for (; stage < handlers.length; stage++) {
+        const interest = reactsTo[stage];
+        if (interest === undefined || (key !== undefined && interest.has(key))) break;
+        checkPassesOn(stage, value, key);
+      }
+      return stage;
+    };
     /**
      * The element a stage is being shown to check that it passes it on
      * untouched, as a proxy that tells whether the stage read more of it than
@@ -141,15 +153,7 @@ function fuse(stages: readonly HandlerOperator<unknown, unknown>[], check: boole
     // Delivery to stage `at`; stage `handlers.length` is the real output.
     const deliverNext = (at: number, value: unknown): void => {
       if (out.closed) return;
-      let stage = at;
-      let key: string | undefined;
-      for (; stage < handlers.length; stage++) {
-        const interest = reactsTo[stage];
-        if (interest === undefined) break;
-        key ??= keyOf(value);
-        if (key !== undefined && interest.has(key)) break;
-        if (check) checkPassesOn(stage, value, key);
-      }
+      const stage = check ? checkedStage(at, value) : routes.next(keyOf(value))[at]!;
       if (stage === handlers.length) return out.next(value);
       try {
         handlers[stage]!.next(value);
@@ -193,4 +197,33 @@ function fuse(stages: readonly HandlerOperator<unknown, unknown>[], check: boole
       error: (error) => deliverError(0, error),
     };
   };
+}
+
+/**
+ * For each key, the stage each delivery goes to: `next(key)[at]` is the first
+ * stage from `at` that reacts to `key` (or lists nothing, so sees everything),
+ * `stages.length` for the output. Made once per key and fused run, so a
+ * delivery costs one lookup however many stages it passes; at most
+ * `MAX_ROUTES` keys are kept (unchecked events may carry any `type`).
+ */
+const MAX_ROUTES = 256;
+
+class Routes {
+  private readonly byKey = new Map<string | undefined, Uint8Array | Uint16Array>();
+
+  constructor(private readonly reactsTo: readonly (ReadonlySet<string> | undefined)[]) {}
+
+  next(key: string | undefined): Uint8Array | Uint16Array {
+    let route = this.byKey.get(key);
+    if (route) return route;
+    const count = this.reactsTo.length;
+    route = count < 255 ? new Uint8Array(count + 1) : new Uint16Array(count + 1);
+    route[count] = count;
+    for (let stage = count - 1; stage >= 0; stage--) {
+      const interest = this.reactsTo[stage];
+      route[stage] = interest === undefined || (key !== undefined && interest.has(key)) ? stage : route[stage + 1]!;
+    }
+    if (this.byKey.size < MAX_ROUTES) this.byKey.set(key, route);
+    return route;
+  }
 }
