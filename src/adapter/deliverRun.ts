@@ -8,7 +8,8 @@ import { joinConsecutiveDeltas } from "../internal/joinedDeltas";
 import { renderCostMeter } from "../internal/renderCost";
 import type { Turn } from "../internal/turn";
 import type { ResolvedOptions } from "./options";
-import { runEvents, RUN_BEGAN, type Prelude, type RunElement } from "./runEvents";
+import type { RUN_BEGAN } from "../operators/runs/splitRuns";
+import { runEvents, type Prelude, type RunElement } from "./runEvents";
 
 /** What a run tells the turn: its first event came; it ended (with the last RUN_FINISHED of its stream, if any). */
 export type RunSignal = typeof RUN_BEGAN | { kind: "run.ended"; finished?: RunFinishedInstruction };

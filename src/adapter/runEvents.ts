@@ -1,16 +1,13 @@
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
-import { catchError, connect, defer, EMPTY, finalize, from, map, merge, mergeMap, take, takeUntil, throwError, throwIfEmpty, type Observable, type OperatorFunction } from "rxjs";
+import { catchError, defer, finalize, from, mergeMap, throwError, throwIfEmpty, type Observable, type OperatorFunction } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
 import { AgUiEmptyRunError, AgUiRunError, asCarbonAgUiError } from "../errors";
 import type { CarbonInstruction, RunFinishedInstruction } from "../instructions";
 import { pipeFused } from "../operators/fusion";
-import { eachRun } from "../operators/runs/splitRuns";
+import { eachRun, RUN_BEGAN } from "../operators/runs/splitRuns";
 import type { Turn } from "../internal/turn";
 import { agUiToCarbonStages } from "../operators/agUiToCarbon";
 import type { ResolvedOptions, RunPipelineParts } from "./options";
-
-/** The run's first event came: the agent has it (a resume's decisions are consumed). */
-export const RUN_BEGAN = { kind: "run.began" } as const;
 
 /** What one run sends towards Carbon: its chunks, and the facts the adapter acts on. */
 export type RunElement = CarbonStreamChunk | typeof RUN_BEGAN | RunFinishedInstruction;
@@ -21,7 +18,8 @@ export type Prelude = readonly BaseEvent[];
 /**
  * One run of a turn: the runner's events through `agUiToCarbon()`'s stages,
  * writing into the turn's conversation and stopped with the turn. Emits
- * `RUN_BEGAN` on the first event, the chunks, and each run's `run.finished`.
+ * `RUN_BEGAN` on the first event (the agent has the run: a resume's
+ * decisions are consumed), the chunks, and each run's `run.finished`.
  * One stream may carry several runs: each streams into Carbon as its own
  * response, in turn.
  */
@@ -40,13 +38,7 @@ export function runEvents(turn: Turn, input: RunAgentInput, options: ResolvedOpt
     );
   }).pipe(
     withPrelude(prelude),
-    connect((events) =>
-      merge(
-        // Only tells that it began, and lets go with the turn: the run's errors go through its pipeline, which shows them.
-        events.pipe(take(1), map(() => RUN_BEGAN), catchError(() => EMPTY), takeUntil(stop)),
-        events.pipe(eachRun(stop, options.scheduler, () => (run) => defer(() => pipeFused(run, agUiToCarbonStages(pipeline, turn.conversation, isRunFinished)) as Observable<RunElement>))),
-      ),
-    ),
+    eachRun(stop, options.scheduler, () => (run) => defer(() => pipeFused(run, agUiToCarbonStages(pipeline, turn.conversation, isRunFinished)) as Observable<RunElement>)),
   );
 }
 

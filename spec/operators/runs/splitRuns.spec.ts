@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { asyncScheduler, map, NEVER, takeWhile, type OperatorFunction } from "rxjs";
-import { eachRun, NEXT_RUN_GRACE_MS } from "../../../src/operators/runs/splitRuns";
+import { asyncScheduler, filter, map, NEVER, pipe, takeWhile, type OperatorFunction } from "rxjs";
+import { eachRun, NEXT_RUN_GRACE_MS, RUN_BEGAN } from "../../../src/operators/runs/splitRuns";
 import { ev } from "../../support/builders";
 import { producedBeforeUnsubscribe, testScheduler } from "../../support/marbles";
 
@@ -13,13 +13,16 @@ const turn = (): OperatorFunction<BaseEvent, string> => (run) =>
     map((event) => letter[event.type]!),
   );
 const same = { s: "s", t: "t", f: "f", e: "e" };
+/** eachRun without its RUN_BEGAN, for the specs about the runs. */
+const runs = <R>(stop: Parameters<typeof eachRun>[0], scheduler: Parameters<typeof eachRun>[1], pipeline: () => OperatorFunction<BaseEvent, R>) =>
+  pipe(eachRun(stop, scheduler, pipeline), filter((value): value is R => value !== RUN_BEGAN));
 
 describe("eachRun (splitRuns)", () => {
   it("runs the pipeline on each run of the stream in turn, each a subscription of its own", () => {
     let pipelines = 0;
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-s-t-f-s-t-f-|", events);
-      const result = source.pipe(eachRun(NEVER, asyncScheduler, () => (pipelines++, turn())));
+      const result = source.pipe(runs(NEVER, asyncScheduler, () => (pipelines++, turn())));
       expectObservable(result).toBe("-s-t-f-s-t-f-|", same);
       expectSubscriptions(source.subscriptions).toBe("^------------!");
     });
@@ -30,7 +33,7 @@ describe("eachRun (splitRuns)", () => {
     expect(NEXT_RUN_GRACE_MS).toBe(1000);
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-s-f-", events);
-      expectObservable(source.pipe(eachRun(NEVER, asyncScheduler, turn))).toBe("-s-f 999ms |", same);
+      expectObservable(source.pipe(runs(NEVER, asyncScheduler, turn))).toBe("-s-f 999ms |", same);
       expectSubscriptions(source.subscriptions).toBe("^-- 1000ms !");
     });
   });
@@ -39,14 +42,14 @@ describe("eachRun (splitRuns)", () => {
     testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
       const source = cold("-s-f-s-t-f-|", events);
       const stop = hot("----x");
-      expectObservable(source.pipe(eachRun(stop, asyncScheduler, turn))).toBe("-s-f|", same);
+      expectObservable(source.pipe(runs(stop, asyncScheduler, turn))).toBe("-s-f|", same);
       expectSubscriptions(source.subscriptions).toBe("^---!");
     });
   });
 
   it("passes a source error to the run under way", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-s-t-#", events).pipe(eachRun(NEVER, asyncScheduler, turn))).toBe("-s-t-#", same);
+      expectObservable(cold("-s-t-#", events).pipe(runs(NEVER, asyncScheduler, turn))).toBe("-s-t-#", same);
     });
   });
 
@@ -60,15 +63,22 @@ describe("eachRun (splitRuns)", () => {
             return letter[event.type]!;
           }),
         );
-      expectObservable(source.pipe(eachRun(NEVER, asyncScheduler, failing))).toBe("-s-#", same, new Error("boom"));
+      expectObservable(source.pipe(runs(NEVER, asyncScheduler, failing))).toBe("-s-#", same, new Error("boom"));
       expectSubscriptions(source.subscriptions).toBe("^--!");
     });
   });
 
   it("completes with an empty source, and stops a synchronous source when unsubscribed", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<BaseEvent>("|").pipe(eachRun(NEVER, asyncScheduler, turn))).toBe("|");
+      expectObservable(cold<BaseEvent>("|").pipe(runs(NEVER, asyncScheduler, turn))).toBe("|");
     });
-    expect(producedBeforeUnsubscribe(() => ev.text("m1", "x"), eachRun(NEVER, asyncScheduler, turn), 2)).toEqual([0, 1]);
+    expect(producedBeforeUnsubscribe(() => ev.text("m1", "x"), runs(NEVER, asyncScheduler, turn), 2)).toEqual([0, 1]);
+  });
+
+  it("announces the stream's first event with RUN_BEGAN, before the first run, and not an error that came first", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold("-s---f---|", events).pipe(eachRun(NEVER, asyncScheduler, turn))).toBe("-(bs)f---|", { ...same, b: RUN_BEGAN });
+      expectObservable(cold("-#", events).pipe(eachRun(NEVER, asyncScheduler, turn))).toBe("-#");
+    });
   });
 });

@@ -17,18 +17,22 @@ import { catchError, concatMap, EMPTY, ignoreElements, Observable, takeUntil, ta
  * `scheduler`, the result completes and the source is let go. (After
  * RUN_ERROR the pipeline fails the turn, which lets the source go at once.)
  *
+ * The stream's first event is announced with `RUN_BEGAN`, just before the
+ * first run: whoever sent the run knows the agent has it.
+ *
  * ```
  * source: --s--f--s--f--|     s: RUN_STARTED; f: RUN_FINISHED
- * result: --a-----b-----|     a: --s--f|   b: --s--f--|
+ * result: --(Ba)--b-----|     B: RUN_BEGAN; a: --s--f|   b: --s--f--|
  * ```
  */
-export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFunction<BaseEvent, Observable<BaseEvent>> {
+export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFunction<BaseEvent, Observable<BaseEvent> | typeof RUN_BEGAN> {
   return (source) =>
-    new Observable<Observable<BaseEvent>>((out) => {
+    new Observable<Observable<BaseEvent> | typeof RUN_BEGAN>((out) => {
       let current: RunWindow | undefined;
       let runEnded = false;
       let waitForNextRun: Subscription | undefined;
-      const begin = () => {
+      const begin = (byEvent: boolean) => {
+        if (!current && byEvent) out.next(RUN_BEGAN);
         current?.complete();
         current = new RunWindow();
         out.next(current.events);
@@ -42,7 +46,7 @@ export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFu
               if (!current || (runEnded && event.type === EventType.RUN_STARTED)) {
                 waitForNextRun?.unsubscribe();
                 runEnded = false;
-                begin();
+                begin(true);
               }
               if (!runEnded && event.type === EventType.RUN_ERROR) runEnded = true;
               if (!runEnded && event.type === EventType.RUN_FINISHED) {
@@ -56,7 +60,7 @@ export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFu
               current!.next(event);
             },
             error(error: unknown) {
-              if (!current) begin();
+              if (!current) begin(false);
               current!.error(error);
             },
             complete() {
@@ -70,13 +74,17 @@ export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFu
     });
 }
 
+/** The stream's first event came (see `splitRuns`). */
+export const RUN_BEGAN = { kind: "run.began" } as const;
+
 /**
  * Runs `pipeline()` on each run of the stream, one after the other (see
- * `splitRuns`). When `stop` emits, no further run starts and the source is
- * unsubscribed; the run under way stops through its own pipeline.
+ * `splitRuns`), after `RUN_BEGAN` once the first event came. When `stop`
+ * emits, no further run starts and the source is unsubscribed; the run
+ * under way stops through its own pipeline.
  */
-export function eachRun<R>(stop: ObservableInput<unknown>, scheduler: SchedulerLike, pipeline: () => OperatorFunction<BaseEvent, R>): OperatorFunction<BaseEvent, R> {
-  return (source) => source.pipe(splitRuns(scheduler, NEXT_RUN_GRACE_MS), takeUntil(stop), concatMap((run) => run.pipe(pipeline())));
+export function eachRun<R>(stop: ObservableInput<unknown>, scheduler: SchedulerLike, pipeline: () => OperatorFunction<BaseEvent, R>): OperatorFunction<BaseEvent, R | typeof RUN_BEGAN> {
+  return (source) => source.pipe(splitRuns(scheduler, NEXT_RUN_GRACE_MS), takeUntil(stop), concatMap((run) => (run instanceof Observable ? run.pipe(pipeline()) : [run])));
 }
 
 /** How long a stream still open after a run's end may take to start the next run before the turn lets it go. */
