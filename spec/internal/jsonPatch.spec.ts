@@ -1,6 +1,11 @@
 import { applyPatchAtomically } from "../../src/internal/jsonPatch";
 
 const base = () => ({ name: "plan", steps: ["search", "read", "write"], meta: { owner: "ada", tags: { a: 1 } }, done: false });
+/** toEqual ignores key order; a rolled-back document must have kept it too. */
+const expectExactly = (document: unknown, expected: unknown) => {
+  expect(document).toEqual(expected);
+  expect(JSON.stringify(document)).toBe(JSON.stringify(expected));
+};
 
 describe("applyPatchAtomically", () => {
   it("applies all six RFC 6902 operations in place", () => {
@@ -33,7 +38,7 @@ describe("applyPatchAtomically", () => {
     ]);
     expect(outcome.error).toBeDefined();
     expect(outcome.document).toBe(document);
-    expect(document).toEqual(base());
+    expectExactly(document, base());
   });
 
   it("rolls back any sequence of operations that ends in a failure (seeded random patches)", () => {
@@ -54,7 +59,7 @@ describe("applyPatchAtomically", () => {
       });
       const outcome = applyPatchAtomically(document, [...patch, { op: "test", path: "/name", value: "never this" }]);
       expect(outcome.error).toBeDefined();
-      expect(outcome.document).toEqual(base());
+      expectExactly(outcome.document, base());
       const withoutFailure = applyPatchAtomically(base(), patch);
       if (withoutFailure.error === undefined && JSON.stringify(withoutFailure.document) !== JSON.stringify(base())) changedBeforeFailing++;
     }
@@ -93,8 +98,25 @@ describe("applyPatchAtomically", () => {
       const document = base();
       const outcome = applyPatchAtomically(document, [move]);
       expect(outcome.error).toBeDefined();
-      expect(outcome.document).toEqual(base());
+      expectExactly(outcome.document, base());
     }
+  });
+
+  it("puts a key removed by a step of a failed patch back where it was, not at the end", () => {
+    const state = { plan: { a: 1 }, keep: [1, 2] };
+    const outcome = applyPatchAtomically(state, [{ op: "move", from: "/plan", path: "/plan/old" }]);
+    expect(outcome.error).toBeDefined();
+    expect(JSON.stringify(outcome.document)).toBe('{"plan":{"a":1},"keep":[1,2]}');
+    const nested = { meta: { first: 1, second: 2, third: 3 }, last: true };
+    const failed = applyPatchAtomically(nested, [
+      { op: "remove", path: "/meta/first" },
+      { op: "remove", path: "/meta/second" },
+      { op: "add", path: "/meta/fourth", value: 4 },
+      { op: "move", from: "/meta", path: "/moved" },
+      { op: "test", path: "/last", value: false },
+    ]);
+    expect(failed.error).toBeDefined();
+    expect(JSON.stringify(failed.document)).toBe('{"meta":{"first":1,"second":2,"third":3},"last":true}');
   });
 
   it("restores a root moved away when a later operation fails", () => {

@@ -18,11 +18,15 @@ export interface PatchOutcome {
  * prototype-pollution guard), a step at a time (see `primitiveSteps`), after
  * recording the operations that undo each step;
  * if one fails, the ones before it are undone in reverse order. Undoing keeps
- * old values by reference, so the cost follows the patch, not the document.
+ * old values by reference, so the cost follows the patch, not the document,
+ * except that re-adding a removed key would put it last: the first removal
+ * from an object records that object's key order (once per object and
+ * patch), which a rollback restores.
  */
 export function applyPatchAtomically(document: unknown, patch: readonly unknown[]): PatchOutcome {
   const dropped: unknown[] = [];
   const undo: Operation[][] = [];
+  const keyOrders = new Map<Record<string, unknown>, string[]>();
   let current = document;
   for (const candidate of patch) {
     if (!isOperation(candidate)) {
@@ -32,6 +36,7 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
     try {
       for (const operation of primitiveSteps(current, candidate)) {
         const undoThis = undoOperations(current, operation);
+        if (operation.op === "remove") recordKeyOrder(current, operation.path, keyOrders);
         current = jsonPatch.applyOperation(current, operation, true, true, true).newDocument;
         undo.push(undoThis);
       }
@@ -39,10 +44,26 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
       for (let step = undo.length - 1; step >= 0; step--) {
         for (const inverse of undo[step]!) current = jsonPatch.applyOperation(current, inverse, false, true, true).newDocument;
       }
+      for (const [object, keys] of keyOrders) restoreKeyOrder(object, keys);
       return { document: current, error, dropped };
     }
   }
   return { document: current, dropped };
+}
+
+/** Before a key is removed from an object (not an array), the object's key order, unless already recorded. */
+function recordKeyOrder(document: unknown, path: string, keyOrders: Map<Record<string, unknown>, string[]>): void {
+  const parent = locate(document, path)?.parent;
+  if (typeof parent !== "object" || parent === null || Array.isArray(parent)) return;
+  const object = parent as Record<string, unknown>;
+  if (!keyOrders.has(object)) keyOrders.set(object, Object.keys(object));
+}
+
+/** Puts the object's keys back in `keys`' order (defined, not assigned, so a `__proto__` key stays a key). */
+function restoreKeyOrder(object: Record<string, unknown>, keys: readonly string[]): void {
+  const entries = keys.filter((key) => Object.hasOwn(object, key)).map((key) => [key, object[key]] as const);
+  for (const [key] of entries) delete object[key];
+  for (const [key, value] of entries) Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
