@@ -127,16 +127,31 @@ export class AgUiInvalidEventError extends CarbonAgUiError {
  */
 export class AgUiPatchError extends CarbonAgUiError {
   override readonly name = "AgUiPatchError";
+  /** Where in `delta` the operation that failed stands, when one failed. */
+  readonly index?: number;
+  /** The operation that failed, without its value. */
+  readonly operation?: PatchOperationSummary;
   constructor(
     message: string,
     /** What the patch was for: "state", or "activity <messageId>". */
     readonly target: string,
     /** The patch's operations, as the event carried them. */
     readonly delta: readonly unknown[],
-    options?: { cause?: unknown },
+    failed?: { index: number; operation: PatchOperationSummary },
   ) {
-    super(message, options);
+    super(message);
+    if (failed) {
+      this.index = failed.index;
+      this.operation = failed.operation;
+    }
   }
+}
+
+/** A JSON Patch operation as a warning names it: what it does and where, not the value it carries. */
+export interface PatchOperationSummary {
+  op: string;
+  path?: string;
+  from?: string;
 }
 
 /** A Carbon item (from a `carbon.item`/`carbon.items` CUSTOM event) that Carbon 1.9.1 cannot render; given to `onInvalidItem` and skipped. */

@@ -1,4 +1,5 @@
-import { applyPatchAtomically } from "../../src/internal/jsonPatch";
+import { inspect } from "node:util";
+import { applyPatchAtomically, patchWarning } from "../../src/internal/jsonPatch";
 
 const base = () => ({ name: "plan", steps: ["search", "read", "write"], meta: { owner: "ada", tags: { a: 1 } }, done: false });
 /** toEqual ignores key order; a rolled-back document must have kept it too. */
@@ -123,5 +124,44 @@ describe("applyPatchAtomically", () => {
     const outcome = applyPatchAtomically(["first", "second"], [{ op: "move", from: "/0", path: "" }, { op: "test", path: "/x", value: 2 }]);
     expect(outcome.error).toBeDefined();
     expect(outcome.document).toEqual(["first", "second"]);
+  });
+});
+
+describe("patchWarning", () => {
+  /** A state of 10,000 keys, each holding something private. */
+  const largeState = () => {
+    const state: Record<string, unknown> = { plan: { a: 1 } };
+    for (let key = 0; key < 10_000; key++) state[`key${key}`] = `private value ${key}`;
+    return state;
+  };
+  const shown = (warning: unknown) => `${JSON.stringify(warning)} ${inspect(warning, { depth: Infinity })}`;
+
+  it("says which operation failed, where and why, never the document, however large", () => {
+    const delta = [{ op: "add", path: "/seen", value: true }, { op: "move", from: "/plan", path: "/plan/old" }];
+    const warning = patchWarning(applyPatchAtomically(largeState(), delta), "STATE_DELTA", "state", delta)!;
+    expect(warning.message).toBe('A STATE_DELTA for the state was not applied and nothing changed: operation 1 (move from "/plan" to "/plan/old") failed: a value cannot move into its own child');
+    expect(warning).toMatchObject({ target: "state", index: 1, operation: { op: "move", from: "/plan", path: "/plan/old" } });
+    expect(shown(warning)).not.toContain("private value");
+    // The message, and the warning as JSON or as node prints it (its stack and the delta included), stay small.
+    expect(warning.message.length).toBeLessThan(200);
+    expect(shown(warning).length).toBeLessThan(4_000);
+  });
+
+  it("names fast-json-patch's reason by its code, without the tree or the operation's value it puts in its message", () => {
+    const delta = [{ op: "test", path: "/key7", value: "a guess at a secret" }];
+    const warning = patchWarning(applyPatchAtomically(largeState(), delta), "STATE_DELTA", "state", delta)!;
+    expect(warning.message).toBe('A STATE_DELTA for the state was not applied and nothing changed: operation 0 (test at "/key7") failed: Test operation failed (TEST_OPERATION_FAILED)');
+    expect(shown(warning.message)).not.toContain("private value");
+    expect(shown({ ...warning, delta: undefined })).not.toMatch(/private value|a guess at a secret/);
+  });
+
+  it("clips a long path, and names skipped operations by index, op and path rather than quoting them", () => {
+    const long = `/${"x".repeat(5_000)}`;
+    const failing = [{ op: "remove", path: long }];
+    const failed = patchWarning(applyPatchAtomically({}, failing), "ACTIVITY_DELTA", "activity m1", failing)!;
+    expect(failed.message.length).toBeLessThan(400);
+    const skipped = [{ op: "increment", path: "/count", value: "private value" }, "junk", { op: "add", path: "/seen", value: 1 }];
+    const warning = patchWarning(applyPatchAtomically({}, skipped), "STATE_DELTA", "state", skipped)!;
+    expect(warning.message).toBe('Skipped 2 operation(s) of a STATE_DELTA for the state that RFC 6902 does not define: operation 0 ("increment" at "/count"), operation 1 (not an operation)');
   });
 });

@@ -1,5 +1,6 @@
 import jsonPatch, { type Operation } from "fast-json-patch";
-import { AgUiPatchError } from "../errors";
+import { AgUiPatchError, type PatchOperationSummary } from "../errors";
+import { isRecord } from "./isRecord";
 
 const OPERATIONS = new Set(["add", "remove", "replace", "move", "copy", "test"]);
 
@@ -8,6 +9,8 @@ export interface PatchOutcome {
   document: unknown;
   /** Why the patch was rolled back, if it was; the document is then exactly as before. */
   error?: unknown;
+  /** The index in the patch of the operation that failed, when one did. */
+  failedAt?: number;
   /** Operations skipped because their `op` is not one of RFC 6902's six. */
   dropped: unknown[];
 }
@@ -28,7 +31,7 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
   const undo: Operation[][] = [];
   const keyOrders = new Map<Record<string, unknown>, string[]>();
   let current = document;
-  for (const candidate of patch) {
+  for (const [index, candidate] of patch.entries()) {
     if (!isOperation(candidate)) {
       dropped.push(candidate);
       continue;
@@ -45,7 +48,7 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
         for (const inverse of undo[step]!) current = jsonPatch.applyOperation(current, inverse, false, true, true).newDocument;
       }
       for (const [object, keys] of keyOrders) restoreKeyOrder(object, keys);
-      return { document: current, error, dropped };
+      return { document: current, error, failedAt: index, dropped };
     }
   }
   return { document: current, dropped };
@@ -82,6 +85,7 @@ function primitiveSteps(document: unknown, operation: Operation): Operation[] {
     if (value === undefined) throw new Error(`${operation.op}: nothing at '${operation.from}'`);
     if (operation.op === "copy") return [{ op: "add", path: operation.path, value: structuredClone(value) }];
     if (operation.from === operation.path) return [];
+    if (operation.path.startsWith(`${operation.from}/`)) throw new Error("a value cannot move into its own child");
     return [
       { op: "remove", path: operation.from },
       { op: "add", path: operation.path, value },
@@ -144,14 +148,45 @@ function undoInsert(document: unknown, path: string, target: Location | undefine
   return holder !== undefined && Object.hasOwn(holder, key) ? { op: "replace", path, value: holder[key] } : { op: "remove", path };
 }
 
-/** The warning for a patch that did not apply as sent, if it did not: rolled back, or with operations skipped. */
+/**
+ * The warning for a patch that did not apply as sent, if it did not: rolled
+ * back, or with operations skipped. It names each operation by its index,
+ * `op` and paths, and the reason by its first line: fast-json-patch's message
+ * goes on with the operation's value and the whole document (`tree`), and
+ * the error itself holds the document, so neither is kept.
+ */
 export function patchWarning(outcome: PatchOutcome, eventType: string, target: string, delta: readonly unknown[]): AgUiPatchError | undefined {
-  if (outcome.error !== undefined) {
-    const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    return new AgUiPatchError(`A ${eventType} for the ${target} was not applied and nothing changed: ${reason}`, target, delta, { cause: outcome.error });
+  const { error, failedAt } = outcome;
+  if (error !== undefined && failedAt !== undefined) {
+    const operation = summary(delta[failedAt]);
+    const message = `A ${eventType} for the ${target} was not applied and nothing changed: operation ${failedAt} (${described(operation)}) failed: ${reason(error)}`;
+    return new AgUiPatchError(message, target, delta, { index: failedAt, operation });
   }
   if (outcome.dropped.length > 0) {
-    return new AgUiPatchError(`Skipped ${outcome.dropped.length} operation(s) of a ${eventType} for the ${target} that RFC 6902 does not define: ${JSON.stringify(outcome.dropped)}`, target, delta);
+    const skipped = delta.flatMap((candidate, index) => (isOperation(candidate) ? [] : [`operation ${index} (${isRecord(candidate) && typeof candidate.op === "string" ? `${quoted(candidate.op)} at ${quoted(candidate.path)}` : "not an operation"})`]));
+    return new AgUiPatchError(`Skipped ${outcome.dropped.length} operation(s) of a ${eventType} for the ${target} that RFC 6902 does not define: ${skipped.join(", ")}`, target, delta);
   }
   return undefined;
 }
+
+/** Longer paths and names are cut to this many characters in a warning. */
+const SHOWN_LENGTH = 120;
+
+function summary(candidate: unknown): PatchOperationSummary {
+  const { op, path, from } = candidate as { op: string; path?: unknown; from?: unknown };
+  return { op, ...(typeof path === "string" && { path: clipped(path) }), ...(typeof from === "string" && { from: clipped(from) }) };
+}
+
+function described({ op, path, from }: PatchOperationSummary): string {
+  return from !== undefined && (op === "move" || op === "copy") ? `${op} from ${quoted(from)} to ${quoted(path)}` : `${op} at ${quoted(path)}`;
+}
+
+/** The error's first line (fast-json-patch's code with it), which names the failure and nothing of the document. */
+function reason(error: unknown): string {
+  if (!(error instanceof Error)) return "the patch could not be applied";
+  const firstLine = clipped(error.message.split("\n", 1)[0] ?? "");
+  return error instanceof jsonPatch.JsonPatchError ? `${firstLine} (${error.name})` : firstLine;
+}
+
+const clipped = (text: string) => (text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text);
+const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(clipped(value)) : "(no path)");
