@@ -1,3 +1,4 @@
+import { clip, firstLine } from "./internal/clip";
 import { SerializableError } from "./internal/serializableError";
 
 /**
@@ -22,14 +23,18 @@ export class AgUiRunError extends CarbonAgUiError {
   }
 }
 
+/** How much of another's error message one of ours keeps. */
+const WRAPPED_MESSAGE_LENGTH = 500;
+
 /**
  * `error` as one of ours: itself when it is, else `wrap(message)` with the
- * error as `cause`, keeping its message (a plain `Error` serializes as "{}").
+ * error as `cause`, keeping the first line of its message (a plain `Error`
+ * serializes as "{}"; a library's message may go on with what it was given).
  */
 export function asCarbonAgUiError(error: unknown, wrap: (message: string, options: { cause: unknown }) => CarbonAgUiError = (message, options) => new CarbonAgUiError(message, options)): CarbonAgUiError {
   if (error instanceof CarbonAgUiError) return error;
   const message = error instanceof Error ? error.message || error.name : typeof error === "string" ? error : safeJson(error);
-  return wrap(message, { cause: error });
+  return wrap(firstLine(message, WRAPPED_MESSAGE_LENGTH), { cause: error });
 }
 
 function safeJson(value: unknown): string {
@@ -107,6 +112,8 @@ export class SseFrameTooLargeError extends CarbonAgUiError {
 }
 
 /** An event that does not match its AG-UI 1.0 schema; reported to `onInvalidEvent` and skipped. */
+const MAX_SHOWN_PROBLEMS = 10;
+
 export class AgUiInvalidEventError extends CarbonAgUiError {
   override readonly name = "AgUiInvalidEventError";
   constructor(
@@ -115,7 +122,9 @@ export class AgUiInvalidEventError extends CarbonAgUiError {
     /** What is wrong, one entry per problem: "messageId: Invalid input: expected string, received number". */
     readonly problems: string[],
   ) {
-    super(`Invalid ${eventType ?? "AG-UI"} event: ${problems.join("; ")}`);
+    // A snapshot of many broken messages has a problem per message: the message names the first few.
+    const shown = problems.length > MAX_SHOWN_PROBLEMS ? [...problems.slice(0, MAX_SHOWN_PROBLEMS - 1), `and ${(problems.length - MAX_SHOWN_PROBLEMS + 1).toLocaleString("en-US")} more`] : problems;
+    super(`Invalid ${eventType === undefined ? "AG-UI" : clip(eventType, 64)} event: ${shown.map((problem) => clip(problem, 200)).join("; ")}`);
   }
 }
 

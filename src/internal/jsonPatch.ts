@@ -1,5 +1,6 @@
 import jsonPatch, { type Operation } from "fast-json-patch";
 import { AgUiPatchError, type PatchOperationSummary } from "../errors";
+import { clip, firstLine } from "./clip";
 import { isRecord } from "./isRecord";
 
 const OPERATIONS = new Set(["add", "remove", "replace", "move", "copy", "test"]);
@@ -184,9 +185,9 @@ function described({ op, path, from }: PatchOperationSummary): string {
 /** The error's first line (fast-json-patch's code with it), which names the failure and nothing of the document. */
 function reason(error: unknown): string {
   if (!(error instanceof Error)) return "the patch could not be applied";
-  const firstLine = clipped(error.message.split("\n", 1)[0] ?? "");
-  return error instanceof jsonPatch.JsonPatchError ? `${firstLine} (${error.name})` : firstLine;
+  const text = firstLine(error.message, SHOWN_LENGTH);
+  return error instanceof jsonPatch.JsonPatchError ? `${text} (${error.name})` : text;
 }
 
-const clipped = (text: string) => (text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH)}…` : text);
+const clipped = (text: string) => clip(text, SHOWN_LENGTH);
 const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(clipped(value)) : "(no path)");

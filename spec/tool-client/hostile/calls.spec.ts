@@ -120,6 +120,21 @@ describe("a hostile tool server: calls", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("says where an answer breaks the protocol's shape, and never what it holds", async () => {
+    const server = await serve((request, response) => {
+      if (request.url === "/api/tools") return json(response, 200, { tools: [{ name: "add", description: "private description", tags: [], requires_approval: false }] });
+      if (request.url === "/api/runs/r/cost") return json(response, 200, { run_id: "r", total_usd: "private figure" });
+      json(response, 200, { status: "private status", result: 1 });
+    });
+    const tools = client(server);
+    await expect(tools.listTools()).rejects.toThrow(new ToolProtocolError("The tool server's answer to listTools does not have the shape the protocol promises: at /tools/0/input_schema, expected object"));
+    await expect(tools.cost("r")).rejects.toThrow(new ToolProtocolError("The tool server's answer to cost r does not have the shape the protocol promises: at /total_usd, expected number"));
+    const invoke = await tools.invoke("add", {}).catch((error: unknown) => error as ToolProtocolError);
+    expect(invoke).toBeInstanceOf(ToolProtocolError);
+    expect((invoke as ToolProtocolError).message).toMatch(/^The tool server's answer to invoke add does not have the shape the protocol promises: at \/status, expected "(ok|pending_approval)"$/);
+    expect(JSON.stringify(invoke)).not.toContain("private");
+  });
+
   it.each([NaN, 0, -1, "1000"])("refuses maxResponseSize: %p like a duration, with a TypeError", (size) => {
     expect(() => new ToolClient({ baseUrl: "http://127.0.0.1:9", maxResponseSize: size as number })).toThrow(TypeError);
   });
