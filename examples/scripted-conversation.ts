@@ -73,17 +73,17 @@ const FORECASTS: Record<(typeof FORECAST_CITIES)[number], Record<Day, Forecast>>
  * state); a city it has no forecast for, or none at all, is answered plainly with the cities it knows.
  */
 function weatherAnswer(sse: SseResponse, input: RunAgentInput, question: string, day: Day) {
-  const state = (input.state ?? {}) as { lastCity?: string; lookups?: number };
+  const state = (input.state ?? {}) as { lastCity?: string };
   const named = cityIn(question) ?? (day === "tomorrow" ? state.lastCity : undefined);
   const cities = listed(FORECAST_CITIES);
   if (named === undefined) return streamAnswer(sse, input, `Which city? I'm a scripted demo agent with made-up forecasts for ${cities}.`);
   const city = FORECAST_CITIES.find((known) => known === named);
   if (city === undefined) return streamAnswer(sse, input, `I'm a scripted demo agent with made-up forecasts for ${cities} only, not ${named}.`);
-  return forecastAnswer(sse, input, city, day, state.lookups ?? 0);
+  return forecastAnswer(sse, input, city, day);
 }
 
 /** Reasons, calls a weather tool (a live chain-of-thought step), updates shared state, and answers with a Carbon card; today's card offers tomorrow's. */
-async function forecastAnswer(sse: SseResponse, input: RunAgentInput, city: keyof typeof FORECASTS, day: Day, lookups: number) {
+async function forecastAnswer(sse: SseResponse, input: RunAgentInput, city: keyof typeof FORECASTS, day: Day) {
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
   const forecast = FORECASTS[city][day];
@@ -95,8 +95,8 @@ async function forecastAnswer(sse: SseResponse, input: RunAgentInput, city: keyo
   send({ type: "TOOL_CALL_END", toolCallId: `call-${runId}` });
   await pause(20);
   send({ type: "TOOL_CALL_RESULT", messageId: `result-${runId}`, toolCallId: `call-${runId}`, content: JSON.stringify(forecast) });
-  send({ type: "STATE_SNAPSHOT", snapshot: { lastCity: city, lookups } });
-  send({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/lookups", value: lookups + 1 }] });
+  send({ type: "STATE_SNAPSHOT", snapshot: { lastCity: city, lookups: 1 } });
+  send({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/lookups", value: 2 }] });
   const tomorrowButton = { response_type: "button", button_type: "post_back", label: "Tomorrow?", value: { input: { text: "And tomorrow?" } } };
   send({
     type: "CUSTOM",
