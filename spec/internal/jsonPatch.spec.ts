@@ -120,6 +120,13 @@ describe("applyPatchAtomically", () => {
     expect(JSON.stringify(failed.document)).toBe('{"meta":{"first":1,"second":2,"third":3},"last":true}');
   });
 
+  it("moves a key onto itself as a remove then an add, as fast-json-patch (and so @ag-ui/client) does: the key goes last", () => {
+    const outcome = applyPatchAtomically({ b: 0, a: 0 }, [{ op: "move", from: "/b", path: "/b" }]);
+    expect(JSON.stringify(outcome.document)).toBe('{"a":0,"b":0}');
+    expect(applyPatchAtomically(["x", "y"], [{ op: "move", from: "/0", path: "/0" }]).document).toEqual(["x", "y"]);
+    expect(applyPatchAtomically({ a: 1 }, [{ op: "move", from: "", path: "" }]).document).toEqual({ a: 1 });
+  });
+
   it("restores a root moved away when a later operation fails", () => {
     const outcome = applyPatchAtomically(["first", "second"], [{ op: "move", from: "/0", path: "" }, { op: "test", path: "/x", value: 2 }]);
     expect(outcome.error).toBeDefined();

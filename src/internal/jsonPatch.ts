@@ -85,7 +85,9 @@ function primitiveSteps(document: unknown, operation: Operation): Operation[] {
     const value = jsonPatch.getValueByPointer(document, operation.from);
     if (value === undefined) throw new Error(`${operation.op}: nothing at '${operation.from}'`);
     if (operation.op === "copy") return [{ op: "add", path: operation.path, value: structuredClone(value) }];
-    if (operation.from === operation.path) return [];
+    // Onto itself: the root stays; anything else is removed and added back, which puts an object's key last, as
+    // fast-json-patch (and so @ag-ui/client) does.
+    if (operation.from === "" && operation.path === "") return [];
     if (operation.path.startsWith(`${operation.from}/`)) throw new Error("a value cannot move into its own child");
     return [
       { op: "remove", path: operation.from },
