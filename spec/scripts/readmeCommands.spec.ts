@@ -19,8 +19,8 @@ function expanded(name: string, seen = new Set<string>()): string {
 }
 
 describe("the commands the README names, right after npm install", () => {
-  it("finds the README's commands", () => {
-    expect(named).toEqual(expect.arrayContaining(["test", "demo", "test:e2e", "build", "bench", "bench:browser", "coverage", "test:package", "demo:terminal", "demo:tools", "demo:copilotkit", "demo:mastra", "bench:events-memory"]));
+  it("finds the README's commands (its first lines name npm test and npm run demo)", () => {
+    expect(named).toEqual(expect.arrayContaining(["test", "demo"]));
   });
 
   it.each(named)("npm %s is a script of package.json", (name) => {
