@@ -3,18 +3,24 @@
  * failure, history recall, a weather answer with reasoning, a tool call,
  * shared state and a Carbon card, a long answer in one burst of deltas, and
  * approvals whose continuation streams slowly; with a tool client, an e-mail sent through a tool server that asks for
- * approval. Served by the testing kit's agent server.
+ * approval. Each answer follows what was typed (the city, the files, the address, what to book: `askedFor.ts`), and
+ * what it has no answer for it says so, with what it can do. Served by the testing kit's agent server.
  */
 import type { RunAgentInput } from "@ag-ui/core";
 import type { AgentScript, SseResponse } from "carbon-agui-rx/testing";
 import type { ToolClient } from "carbon-agui-rx/tool-client";
+import { addressIn, cityIn, filesIn, FORECAST_CITIES, gistIn, listed } from "./askedFor";
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Streams `text` word by word as one assistant message, then ends the run unless told to fail or hang. */
-async function streamAnswer(sse: SseResponse, input: RunAgentInput, text: string, ending: "finish" | "fail" | "hang" = "finish") {
+/**
+ * Streams `text` word by word as one assistant message, then ends the run unless told to fail or hang; a `snapshot`
+ * becomes the shared state first.
+ */
+async function streamAnswer(sse: SseResponse, input: RunAgentInput, text: string, ending: "finish" | "fail" | "hang" = "finish", snapshot?: object) {
   const messageId = `answer-${input.runId}`;
   sse.send({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as never);
+  if (snapshot !== undefined) sse.send({ type: "STATE_SNAPSHOT", snapshot } as never);
   sse.send({ type: "TEXT_MESSAGE_START", messageId, role: "assistant" } as never);
   for (const word of text.split(/(?<= )/)) {
     sse.send({ type: "TEXT_MESSAGE_CONTENT", messageId, delta: word } as never);
@@ -50,20 +56,46 @@ function burstAnswer(sse: SseResponse, input: RunAgentInput, text: string, delta
   sse.end();
 }
 
+type Day = "today" | "tomorrow";
+type Forecast = { celsius: number; sky: string };
+
+/** The demo's made-up forecasts, by city and day. */
+const FORECASTS: Record<(typeof FORECAST_CITIES)[number], Record<Day, Forecast>> = {
+  Oslo: { today: { celsius: 4, sky: "sleet" }, tomorrow: { celsius: 6, sky: "clouds" } },
+  Paris: { today: { celsius: 12, sky: "light rain" }, tomorrow: { celsius: 14, sky: "sunny spells" } },
+  London: { today: { celsius: 9, sky: "drizzle" }, tomorrow: { celsius: 10, sky: "overcast" } },
+  "New York": { today: { celsius: 7, sky: "wind" }, tomorrow: { celsius: 5, sky: "clear" } },
+  Tokyo: { today: { celsius: 15, sky: "clear" }, tomorrow: { celsius: 13, sky: "showers" } },
+};
+
+/**
+ * The weather in the city asked about (for "tomorrow" without one, the city of the last look-up, from the shared
+ * state); a city it has no forecast for, or none at all, is answered plainly with the cities it knows.
+ */
+function weatherAnswer(sse: SseResponse, input: RunAgentInput, question: string, day: Day) {
+  const state = (input.state ?? {}) as { lastCity?: string };
+  const named = cityIn(question) ?? (day === "tomorrow" ? state.lastCity : undefined);
+  const cities = listed(FORECAST_CITIES);
+  if (named === undefined) return streamAnswer(sse, input, `Which city? I'm a scripted demo agent with made-up forecasts for ${cities}.`);
+  const city = FORECAST_CITIES.find((known) => known === named);
+  if (city === undefined) return streamAnswer(sse, input, `I'm a scripted demo agent with made-up forecasts for ${cities} only, not ${named}.`);
+  return forecastAnswer(sse, input, city, day);
+}
+
 /** Reasons, calls a weather tool (a live chain-of-thought step), updates shared state, and answers with a Carbon card; today's card offers tomorrow's. */
-async function weatherAnswer(sse: SseResponse, input: RunAgentInput, day: "today" | "tomorrow") {
+async function forecastAnswer(sse: SseResponse, input: RunAgentInput, city: keyof typeof FORECASTS, day: Day) {
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
-  const forecast = day === "today" ? { celsius: 4, sky: "sleet" } : { celsius: 6, sky: "clouds" };
+  const forecast = FORECASTS[city][day];
   send({ type: "RUN_STARTED", threadId, runId });
-  send({ type: "REASONING_MESSAGE_CHUNK", messageId: `think-${runId}`, delta: `The user wants ${day}'s weather in Oslo: ` });
+  send({ type: "REASONING_MESSAGE_CHUNK", messageId: `think-${runId}`, delta: `The user wants ${day}'s weather in ${city}: ` });
   send({ type: "REASONING_MESSAGE_CHUNK", delta: "call the forecast tool." });
   send({ type: "TOOL_CALL_START", toolCallId: `call-${runId}`, toolCallName: "get_forecast", parentMessageId: `tools-${runId}` });
-  send({ type: "TOOL_CALL_ARGS", toolCallId: `call-${runId}`, delta: JSON.stringify({ city: "Oslo", day }) });
+  send({ type: "TOOL_CALL_ARGS", toolCallId: `call-${runId}`, delta: JSON.stringify({ city, day }) });
   send({ type: "TOOL_CALL_END", toolCallId: `call-${runId}` });
   await pause(20);
   send({ type: "TOOL_CALL_RESULT", messageId: `result-${runId}`, toolCallId: `call-${runId}`, content: JSON.stringify(forecast) });
-  send({ type: "STATE_SNAPSHOT", snapshot: { lastCity: "Oslo", lookups: 1 } });
+  send({ type: "STATE_SNAPSHOT", snapshot: { lastCity: city, lookups: 1 } });
   send({ type: "STATE_DELTA", delta: [{ op: "replace", path: "/lookups", value: 2 }] });
   const tomorrowButton = { response_type: "button", button_type: "post_back", label: "Tomorrow?", value: { input: { text: "And tomorrow?" } } };
   send({
@@ -71,7 +103,7 @@ async function weatherAnswer(sse: SseResponse, input: RunAgentInput, day: "today
     name: "carbon.item",
     value: {
       response_type: "card",
-      body: [{ response_type: "text", text: `Oslo${day === "tomorrow" ? " tomorrow" : ""}: ${forecast.celsius} °C, ${forecast.sky}` }],
+      body: [{ response_type: "text", text: `${city}${day === "tomorrow" ? " tomorrow" : ""}: ${forecast.celsius} °C, ${forecast.sky}` }],
       ...(day === "today" && { footer: [tomorrowButton] }),
     },
   });
@@ -85,15 +117,22 @@ async function weatherAnswer(sse: SseResponse, input: RunAgentInput, day: "today
  */
 type Deletion = "" | "flaky" | "slow";
 
-/** Asks for approval before deleting files (an AG-UI interrupt), and continues once it is answered. */
-async function deleteFilesAnswer(sse: SseResponse, input: RunAgentInput, kind: Deletion) {
+/** The files the demo deletes when the person names none ("delete my old files"). */
+const SOME_FILES = ["notes.txt", "draft.md", "old.log"];
+
+/** Asks for approval before deleting the files named, or some files of its own (an AG-UI interrupt), and continues once it is answered. */
+async function deleteFilesAnswer(sse: SseResponse, input: RunAgentInput, question: string, kind: Deletion) {
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
+  const named = filesIn(question);
+  const paths = named.length > 0 ? named : SOME_FILES;
   send({ type: "RUN_STARTED", threadId, runId });
   send({ type: "TOOL_CALL_START", toolCallId: `delete-${runId}`, toolCallName: "delete_files", parentMessageId: `tools-${runId}` });
-  send({ type: "TOOL_CALL_ARGS", toolCallId: `delete-${runId}`, delta: '{"paths":["notes.txt","draft.md","old.log"]}' });
+  send({ type: "TOOL_CALL_ARGS", toolCallId: `delete-${runId}`, delta: JSON.stringify({ paths }) });
   send({ type: "TOOL_CALL_END", toolCallId: `delete-${runId}` });
-  const interrupt = { id: `${kind ? `${kind}-` : ""}approve-${runId}`, reason: "tool_approval", message: "Delete these 3 files?", toolCallId: `delete-${runId}` };
+  const message = paths.length === 1 ? `Delete ${paths[0]}?` : `Delete these ${paths.length} files?`;
+  const interrupt = { id: `${kind ? `${kind}-` : ""}approve-${runId}`, reason: "tool_approval", message, toolCallId: `delete-${runId}` };
+  remember(interrupt.id, paths);
   send({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: [interrupt] } });
   sse.end();
 }
@@ -122,10 +161,11 @@ async function shredSlowly(sse: SseResponse, input: RunAgentInput) {
   if (gone) return;
   send({ type: "TEXT_MESSAGE_END", messageId });
   const toolCallId = `delete-backups-${runId}`;
+  const backups = deletedPaths(input).map((path) => `${path}.bak`);
   send({ type: "TOOL_CALL_START", toolCallId, toolCallName: "delete_files", parentMessageId: `tools-${runId}` });
-  send({ type: "TOOL_CALL_ARGS", toolCallId, delta: '{"paths":["notes.txt.bak","draft.md.bak"]}' });
+  send({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify({ paths: backups }) });
   send({ type: "TOOL_CALL_END", toolCallId });
-  const interrupt = { id: `backups-${runId}`, reason: "tool_approval", message: "Delete their 2 backups too?", toolCallId };
+  const interrupt = { id: `backups-${runId}`, reason: "tool_approval", message: `Delete their ${backups.length} backups too?`, toolCallId };
   send({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts: [interrupt] } });
   sse.end();
 }
@@ -133,14 +173,41 @@ async function shredSlowly(sse: SseResponse, input: RunAgentInput) {
 /** Interrupts whose first resume this agent drops before any event (the "flaky" request), so the card re-arms. */
 const droppedOnce = new Set<string>();
 
-/** Ends the run asking for a detail through shared state, without an interrupt: a clarification. */
-function askForDate(sse: SseResponse, input: RunAgentInput) {
+/** Ends the run asking for a detail through shared state, without an interrupt: a clarification. The state keeps what to book. */
+function askForDate(sse: SseResponse, input: RunAgentInput, typed: string) {
   const { threadId, runId } = input;
+  const booking = /\bbook\s+(.+?)[.!?]*$/i.exec(typed.trim())?.[1] ?? "it";
   sse.send({ type: "RUN_STARTED", threadId, runId } as never);
-  sse.send({ type: "STATE_SNAPSHOT", snapshot: { phase: "needs_detail", ask: "Which date should I book?" } } as never);
+  sse.send({ type: "STATE_SNAPSHOT", snapshot: { phase: "needs_detail", ask: "Which date should I book?", booking } } as never);
   sse.send({ type: "RUN_FINISHED", threadId, runId } as never);
   sse.end();
 }
+
+/** The answer to the clarification: books what was asked for, for the date given. */
+function bookAnswer(sse: SseResponse, input: RunAgentInput, booking: string, typed: string) {
+  const date = typed.trim().replace(/[.!?]+$/, "");
+  return streamAnswer(sse, input, `Booked: ${booking}, ${date}.`, "finish", { phase: "booked", booking, date });
+}
+
+/**
+ * The files each open deletion asked about, by interrupt id: a resume carries only the decision, so the agent keeps
+ * what it asked, as an agent keeps its thread. The oldest go past 100.
+ */
+const askedToDelete = new Map<string, string[]>();
+function remember(interruptId: string, paths: string[]) {
+  askedToDelete.set(interruptId, paths);
+  if (askedToDelete.size > 100) askedToDelete.delete(askedToDelete.keys().next().value!);
+}
+
+/** The files of the deletion this resume answers: as the person edited them on the card, else as the agent asked. */
+function deletedPaths(input: RunAgentInput): string[] {
+  const decision = input.resume?.[0];
+  const edited = (decision?.payload as { args?: { paths?: string[] } } | null | undefined)?.args?.paths;
+  return edited ?? askedToDelete.get(decision?.interruptId ?? "") ?? SOME_FILES;
+}
+
+/** What the agent can answer, for a question it cannot. */
+const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, for a story or a long answer, to fail, or what you said so far.`;
 
 /** Answers by keyword, like the scripted agents in the tests. */
 export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
@@ -151,16 +218,18 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   }
   if (decision?.interruptId.startsWith("slow-") && decision.status !== "cancelled") return shredSlowly(sse, input);
   if (decision) {
-    const args = (decision.payload as { args?: { paths?: string[] } } | null)?.args;
-    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${(args?.paths ?? ["notes.txt", "draft.md", "old.log"]).map((path) => `\`${path}\``).join(", ")}.`;
+    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${deletedPaths(input).map((path) => `\`${path}\``).join(", ")}.`;
     return streamAnswer(sse, input, text);
   }
   const last = input.messages.at(-1);
-  const question = typeof last?.content === "string" ? last.content.toLowerCase() : "";
-  if (question.includes("delete")) return deleteFilesAnswer(sse, input, question.includes("flaky") ? "flaky" : question.includes("slow") ? "slow" : "");
-  if (question.includes("book")) return askForDate(sse, input);
-  if (question.includes("tomorrow")) return weatherAnswer(sse, input, "tomorrow");
-  if (question.includes("weather")) return weatherAnswer(sse, input, "today");
+  const typed = typeof last?.content === "string" ? last.content : "";
+  const question = typed.toLowerCase();
+  const booking = (input.state as { phase?: string; booking?: string } | undefined)?.phase === "needs_detail" ? (input.state as { booking?: string }).booking : undefined;
+  if (booking !== undefined) return bookAnswer(sse, input, booking, typed);
+  if (question.includes("delete")) return deleteFilesAnswer(sse, input, typed, question.includes("flaky") ? "flaky" : question.includes("slow") ? "slow" : "");
+  if (question.includes("book")) return askForDate(sse, input, typed);
+  if (question.includes("tomorrow")) return weatherAnswer(sse, input, typed, "tomorrow");
+  if (question.includes("weather")) return weatherAnswer(sse, input, typed, "today");
   if (question.includes("story")) {
     return streamAnswer(sse, input, "Once upon a time, in a data centre far away, a very long answer began to stream and stream and stream ", "hang");
   }
@@ -173,7 +242,11 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   if (question.includes("remember")) {
     return streamAnswer(sse, input, `This thread (${input.threadId.slice(0, 8)}…) has ${input.messages.length} messages so far, and I received all of them.`);
   }
-  return streamAnswer(sse, input, "I'm a **scripted AG-UI agent**. My answer streams as text deltas into Carbon AI Chat through carbon-agui-rx.");
+  // A greeting, or a question about the agent itself, gets what it is; anything else is said plainly to be beyond it.
+  if (/^(hi|hello|hey)\b|\b(what|who) are you\b/.test(question)) {
+    return streamAnswer(sse, input, `I'm a **scripted AG-UI agent**: my answers stream as text deltas into Carbon AI Chat through carbon-agui-rx. ${WHAT_I_CAN_DO}`);
+  }
+  return streamAnswer(sse, input, `I'm a **scripted AG-UI agent**, so I cannot answer that. ${WHAT_I_CAN_DO}`);
 }
 
 
@@ -199,7 +272,11 @@ async function emailThroughToolServer(sse: SseResponse, input: RunAgentInput, to
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
   const toolCallId = `email-${runId}`;
-  const args = { to: "ops@example.com", subject: "Deploy finished" };
+  const typed = input.messages.at(-1)?.content;
+  const text = typeof typed === "string" ? typed : "";
+  // The address typed, or a name after "e-mail" at example.com ("e-mail ops", the starter prompt's); the subject is what follows "that".
+  const to = addressIn(text) ?? `${/e-mail\s+(\w+)/i.exec(text)?.[1] ?? "ops"}@example.com`;
+  const args = { to, subject: gistIn(text) ?? "A note from the demo agent" };
   send({ type: "RUN_STARTED", threadId, runId });
   send({ type: "TOOL_CALL_START", toolCallId, toolCallName: "send_email", parentMessageId: `tools-${runId}` });
   send({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(args) });

@@ -1,3 +1,4 @@
+import { clip, firstLine } from "./internal/clip";
 import { SerializableError } from "./internal/serializableError";
 
 /**
@@ -22,14 +23,18 @@ export class AgUiRunError extends CarbonAgUiError {
   }
 }
 
+/** How much of another's error message one of ours keeps. */
+const WRAPPED_MESSAGE_LENGTH = 500;
+
 /**
  * `error` as one of ours: itself when it is, else `wrap(message)` with the
- * error as `cause`, keeping its message (a plain `Error` serializes as "{}").
+ * error as `cause`, keeping the first line of its message (a plain `Error`
+ * serializes as "{}"; a library's message may go on with what it was given).
  */
 export function asCarbonAgUiError(error: unknown, wrap: (message: string, options: { cause: unknown }) => CarbonAgUiError = (message, options) => new CarbonAgUiError(message, options)): CarbonAgUiError {
   if (error instanceof CarbonAgUiError) return error;
   const message = error instanceof Error ? error.message || error.name : typeof error === "string" ? error : safeJson(error);
-  return wrap(message, { cause: error });
+  return wrap(firstLine(message, WRAPPED_MESSAGE_LENGTH), { cause: error });
 }
 
 function safeJson(value: unknown): string {
@@ -107,6 +112,8 @@ export class SseFrameTooLargeError extends CarbonAgUiError {
 }
 
 /** An event that does not match its AG-UI 1.0 schema; reported to `onInvalidEvent` and skipped. */
+const MAX_SHOWN_PROBLEMS = 10;
+
 export class AgUiInvalidEventError extends CarbonAgUiError {
   override readonly name = "AgUiInvalidEventError";
   constructor(
@@ -115,7 +122,9 @@ export class AgUiInvalidEventError extends CarbonAgUiError {
     /** What is wrong, one entry per problem: "messageId: Invalid input: expected string, received number". */
     readonly problems: string[],
   ) {
-    super(`Invalid ${eventType ?? "AG-UI"} event: ${problems.join("; ")}`);
+    // A snapshot of many broken messages has a problem per message: the message names the first few.
+    const shown = problems.length > MAX_SHOWN_PROBLEMS ? [...problems.slice(0, MAX_SHOWN_PROBLEMS - 1), `and ${(problems.length - MAX_SHOWN_PROBLEMS + 1).toLocaleString("en-US")} more`] : problems;
+    super(`Invalid ${eventType === undefined ? "AG-UI" : clip(eventType, 64)} event: ${shown.map((problem) => clip(problem, 200)).join("; ")}`);
   }
 }
 
@@ -127,16 +136,31 @@ export class AgUiInvalidEventError extends CarbonAgUiError {
  */
 export class AgUiPatchError extends CarbonAgUiError {
   override readonly name = "AgUiPatchError";
+  /** Where in `delta` the operation that failed stands, when one failed. */
+  readonly index?: number;
+  /** The operation that failed, without its value. */
+  readonly operation?: PatchOperationSummary;
   constructor(
     message: string,
     /** What the patch was for: "state", or "activity <messageId>". */
     readonly target: string,
     /** The patch's operations, as the event carried them. */
     readonly delta: readonly unknown[],
-    options?: { cause?: unknown },
+    failed?: { index: number; operation: PatchOperationSummary },
   ) {
-    super(message, options);
+    super(message);
+    if (failed) {
+      this.index = failed.index;
+      this.operation = failed.operation;
+    }
   }
+}
+
+/** A JSON Patch operation as a warning names it: what it does and where, not the value it carries. */
+export interface PatchOperationSummary {
+  op: string;
+  path?: string;
+  from?: string;
 }
 
 /** A Carbon item (from a `carbon.item`/`carbon.items` CUSTOM event) that Carbon 1.9.1 cannot render; given to `onInvalidItem` and skipped. */

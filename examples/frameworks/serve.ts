@@ -5,13 +5,14 @@
  *   npm run demo:copilotkit     (or: npm run demo:mastra)
  *   AGUI_URL=<the printed url> npm run demo
  *
- * The model answers by keyword: "weather" calls a tool and reports its
- * result, "stock" calls a tool that throws, "delete" calls a tool a person
- * must approve (a decision card), "think" reasons first; anything else is
- * echoed.
+ * The model answers by keyword: "weather" calls a tool for the city named
+ * (or asks which) and reports its result, "stock" calls a tool that throws,
+ * for the ticker named, "delete" calls a tool a person must approve (a
+ * decision card), "think" reasons first; anything else is echoed.
  */
 import { createCopilotKitAgent, serveCopilotKit, type RunningServer } from "./copilotkit";
 import { createMastraAgent, serveMastra } from "./mastra";
+import { cityIn, tickerIn } from "../askedFor";
 import { scriptedModel, type ModelReply } from "./scriptedModel";
 
 /** The demo's model: a reply chosen from the last message of the prompt. */
@@ -23,8 +24,11 @@ export const demoReply: ModelReply = ({ prompt }) => {
   }
   const said = last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join(" ") : "";
   const id = `call-${Date.now()}`;
-  if (/weather/i.test(said)) return { text: ["Let me look that up."], toolCalls: [{ id, name: "get_weather", args: { city: "Paris" } }] };
-  if (/stock/i.test(said)) return { toolCalls: [{ id, name: "get_stock_price", args: { symbol: "IBM" } }] };
+  if (/weather/i.test(said)) {
+    const city = cityIn(said);
+    return city === undefined ? { text: ["Which city?"] } : { text: ["Let me look that up."], toolCalls: [{ id, name: "get_weather", args: { city } }] };
+  }
+  if (/stock/i.test(said)) return { toolCalls: [{ id, name: "get_stock_price", args: { symbol: tickerIn(said) ?? "IBM" } }] };
   if (/delete/i.test(said)) return { text: ["I need your approval first."], toolCalls: [{ id, name: "delete_files", args: { pattern: "*.tmp" } }] };
   if (/think/i.test(said)) return { reasoning: ["The person wants ", "me to think."], text: ["I thought about it: ", "yes."] };
   return { text: ["You said: ", said || "(nothing)"] };

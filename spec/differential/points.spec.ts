@@ -141,3 +141,19 @@ describe("what the conversation keeps, point by point (issue 14)", () => {
     expect(ours.carbon.chunks.filter((chunk) => "final_response" in chunk)).toHaveLength(1);
   });
 });
+
+describe("a failed patch, from the outside (issue 26)", () => {
+  it("leaves the state exactly as @ag-ui/client has it, key order included, and warns without the state", async () => {
+    const state: Record<string, unknown> = { plan: { a: 1 }, keep: [1, 2] };
+    for (let key = 0; key < 10_000; key++) state[`key${key}`] = `private value ${key}`;
+    const events = ev.run(ev.stateSnapshot(state), ev.stateDelta({ op: "move", from: "/plan", path: "/plan/old" }), ev.message("m1", "done"));
+    const warnings: Error[] = [];
+    const [reference, ours] = await Promise.all([runReference(events), runOurs(events, { onWarning: (warning) => void warnings.push(warning) })]);
+    expect(JSON.stringify(ours.end.state)).toBe(JSON.stringify(state));
+    expect(JSON.stringify(ours.end.state)).toBe(JSON.stringify(reference.end.state));
+    expect(warnings.map((warning) => warning.message)).toEqual([
+      'A STATE_DELTA for the state was not applied and nothing changed: operation 0 (move from "/plan" to "/plan/old") failed: a value cannot move into its own child',
+    ]);
+    expect(JSON.stringify(warnings)).not.toContain("private value");
+  });
+});

@@ -128,6 +128,19 @@ export function carbonTexts(carbon: CarbonRecorder): string[][] {
 }
 
 /**
+ * The state and each activity's content as JSON text, after every run and at
+ * the end: what shows their key order, which `toEqual` does not compare.
+ */
+export function keyOrders(outcome: Outcome): { state: string; activities: string[] }[] {
+  return [...outcome.runs, outcome.end].map((view) => ({
+    state: JSON.stringify(view.state),
+    activities: Object.keys(view.activities)
+      .sort()
+      .map((id) => `${id}: ${JSON.stringify(view.activities[id]?.content)}`),
+  }));
+}
+
+/**
  * The reference's view, less what we deliberately do not keep (docs/differences.md):
  * a message with nothing in it (no text, no tool calls, no encrypted value).
  */

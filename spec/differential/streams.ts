@@ -54,7 +54,8 @@ interface ActivitySpec {
   activityType: string;
   content: Record<string, number>;
   replace: boolean | undefined;
-  delta?: { key: string; value: number };
+  /** `fails`: removes the key, then tests for it, so the whole delta must change nothing (key order included). */
+  delta?: { key: string; value: number; fails: boolean };
 }
 interface SnapshotSpec {
   kind: "messagesSnapshot";
@@ -118,7 +119,7 @@ const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
         activityType: fc.constantFrom("plan", "progress"),
         content: fc.dictionary(key, fc.integer({ min: 0, max: 9 }), { maxKeys: 2 }),
         replace: fc.constantFrom(undefined, true, false),
-        delta: fc.record({ key, value: fc.integer({ min: 0, max: 9 }) }),
+        delta: fc.record({ key, value: fc.integer({ min: 0, max: 9 }), fails: fc.boolean() }),
       },
       { requiredKeys: ["kind", "slot", "activityType", "content", "replace"] },
     ),
@@ -213,7 +214,9 @@ function entityEvents(spec: EntitySpec, id: string, run: { firstTextId?: string 
     case "activity": {
       const messageId = `activity-${spec.slot}`;
       const snapshot = { type: EventType.ACTIVITY_SNAPSHOT, messageId, activityType: spec.activityType, content: spec.content, ...(spec.replace !== undefined && { replace: spec.replace }) };
-      const delta = spec.delta && { type: EventType.ACTIVITY_DELTA, messageId, activityType: spec.activityType, patch: [{ op: "add", path: `/${spec.delta.key}`, value: spec.delta.value }] };
+      const at = spec.delta && `/${spec.delta.key}`;
+      const patch = spec.delta?.fails ? [{ op: "remove", path: at }, { op: "test", path: at, value: spec.delta.value }] : [{ op: "add", path: at, value: spec.delta?.value }];
+      const delta = spec.delta && { type: EventType.ACTIVITY_DELTA, messageId, activityType: spec.activityType, patch };
       return delta ? [snapshot, delta] : [snapshot];
     }
     case "messagesSnapshot":

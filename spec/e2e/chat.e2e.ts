@@ -138,7 +138,7 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await page.getByRole("button", { name: "Approve with changes" }).click();
     const editor = page.locator(".cagr-decision-card .cagr-card-editor textarea");
     await editor.waitFor();
-    expectPage(JSON.parse(await editor.inputValue())).toEqual({ to: "ops@example.com", subject: "Deploy finished" });
+    expectPage(JSON.parse(await editor.inputValue())).toEqual({ to: "ops@example.com", subject: "The deploy finished" });
     await editor.fill('{"to": "ops@example.com", "subject": "Deploy finished", "cc": "audit@example.com"}');
     await snapshot("tool-server-approval");
     await page.getByRole("button", { name: "Send with changes" }).click();

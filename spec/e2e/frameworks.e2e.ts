@@ -22,7 +22,7 @@ describe.each(["copilotkit", "mastra"])("the demo page in Chromium against a rea
       const { send, snapshot } = await openChatPage(page, demo.url);
       await send("Hello there");
       await messages(page).getByText("You said: Hello there").waitFor();
-      await send("What's the weather?");
+      await send("What's the weather in Paris?");
       await messages(page).getByText("Here is what I found").waitFor();
       await messages(page).getByText("How did I get this answer?").first().waitFor();
       await send("Please delete the temp files");

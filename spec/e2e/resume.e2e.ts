@@ -19,7 +19,7 @@ const shownText = (message: Locator) =>
   });
 const LAST_BLOCK = `Shredded block ${SLOW_BLOCKS} of ${SLOW_BLOCKS}.`;
 /** What the continuation asks once all its blocks are in: a new interrupt. */
-const BACKUPS_QUESTION = "Delete their 2 backups too?";
+const BACKUPS_QUESTION = "Delete their 3 backups too?";
 
 /**
  * Asks for the slow deletion, approves it on the card, and waits until its continuation streams in the chat (a few

@@ -386,23 +386,37 @@ describe("reference tool server: cost ledger, budget and limits", () => {
     expect((await as(server, ALICE).get("/runs/r2/cost")).status).toBe(403);
   });
 
-  it("answers 429 budget-exceeded with Retry-After once the run's total reaches the budget", async () => {
-    await start({ budgetUsd: 0.002, budgetRetryAfterSeconds: 7 });
+  it("answers 429 budget-exceeded without Retry-After once the run's total reaches its budget: a run's budget does not recover", async () => {
+    await start({ budgetUsd: 0.002 });
     for (let i = 0; i < 2; i++) expect((await as(server, ALICE).invoke("add", { arguments: { a: 1, b: 1 }, run_id: "r1" })).status).toBe(200);
     const refused = await as(server, ALICE).invoke("add", { arguments: { a: 1, b: 1 }, run_id: "r1" });
     expect(refused.body).toEqual(expect.objectContaining({ kind: "budget-exceeded", status: 429, budget_usd: 0.002 }));
-    expect(refused.headers.get("retry-after")).toBe("7");
+    expect(refused.headers.get("retry-after")).toBeNull();
     expect((await as(server, ALICE).invoke("add", { arguments: { a: 1, b: 1 }, run_id: "r2" })).status).toBe(200);
     expect((await as(server, ALICE).invoke("add", { arguments: { a: 1, b: 1 } })).status).toBe(200);
     expect(server.toolRuns("add")).toBe(4);
   });
 
+  it("with budgetWindowSeconds, gives the budget per window and says in Retry-After when the window ends", async () => {
+    await start({ budgetUsd: 0.001, budgetWindowSeconds: 1 });
+    const call = () => as(server, ALICE).invoke("add", { arguments: { a: 1, b: 1 }, run_id: "r1" });
+    expect((await call()).status).toBe(200);
+    const refused = await call();
+    expect(refused.body).toEqual(expect.objectContaining({ kind: "budget-exceeded", status: 429, budget_usd: 0.001, window_seconds: 1 }));
+    expect(refused.headers.get("retry-after")).toBe("1");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await call()).status).toBe(200);
+    expect((await as(server, ALICE).get("/runs/r1/cost")).body.total_usd).toBe(0.002);
+  });
+
   it("checks the budget again when an approval is decided, leaving it pending", async () => {
-    await start({ budgetUsd: 0.001 });
+    await start({ budgetUsd: 0.001, budgetWindowSeconds: 60 });
     const id = (await as(server, ALICE).invoke("send_email", { arguments: { to: "a" }, run_id: "r1" })).body.approval_id;
     await as(server, ALICE).invoke("add", { arguments: { a: 1, b: 1 }, run_id: "r1" });
     const refused = await as(server, ALICE).decide(id, { approved: true });
-    expect([refused.status, refused.headers.get("retry-after")]).toEqual([429, "30"]);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(58);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60);
     expect((await as(server, ALICE).get(`/approvals/${id}`)).body.status).toBe("pending");
   });
 

@@ -188,9 +188,9 @@ describe("ToolClient over HTTP, against the reference tool server", () => {
       expect(`${JSON.stringify(error)} ${inspect(error)}`).not.toContain("stolen-token");
     });
 
-    it("RunLimitExceededError and BudgetExceededError (with retryAfterMs)", async () => {
+    it("RunLimitExceededError and BudgetExceededError (with retryAfterMs, beyond maxDelayMs: not waited for)", async () => {
       await server.close();
-      server = await startToolServer({ maxCallsPerRun: 2, budgetUsd: 0.001, budgetRetryAfterSeconds: 120 });
+      server = await startToolServer({ maxCallsPerRun: 2, budgetUsd: 0.001, budgetWindowSeconds: 120 });
       const limited = newRun();
       await client().invoke("echo", { text: "1" }, { runId: limited });
       await client().invoke("echo", { text: "2" }, { runId: limited });
@@ -199,9 +199,30 @@ describe("ToolClient over HTTP, against the reference tool server", () => {
       await client().invoke("add", { a: 1, b: 1 }, { runId: spent });
       const error = (await rejection(client().invoke("add", { a: 1, b: 1 }, { runId: spent }))) as BudgetExceededError;
       expect(error).toBeInstanceOf(BudgetExceededError);
-      expect(error.retryAfterMs).toBe(120_000);
+      expect(error.retryAfterMs).toBeGreaterThan(118_000);
+      expect(error.retryAfterMs).toBeLessThanOrEqual(120_000);
       // Over maxDelayMs, so the client did not wait: one request.
       expect(requestsTo("/invoke").length).toBe(5);
+    });
+
+    it("waits for a budget that recovers within maxDelayMs (Retry-After) and retries with the same Idempotency-Key", async () => {
+      await server.close();
+      server = await startToolServer({ budgetUsd: 0.001, budgetWindowSeconds: 1 });
+      const runId = newRun();
+      await client().invoke("add", { a: 1, b: 1 }, { runId });
+      await expect(client().invoke("add", { a: 2, b: 2 }, { runId, idempotencyKey: "after-the-window" })).resolves.toMatchObject({ status: "ok", result: { sum: 4 } });
+      const retried = requestsTo("/invoke").slice(1);
+      expect(retried.map((request) => request.headers["idempotency-key"])).toEqual(["after-the-window", "after-the-window"]);
+      expect(server.toolRuns("add")).toBe(2);
+    });
+
+    it("a run's budget that does not recover: BudgetExceededError at once, without retryAfterMs", async () => {
+      await server.close();
+      server = await startToolServer({ budgetUsd: 0.001 });
+      const runId = newRun();
+      await client().invoke("add", { a: 1, b: 1 }, { runId });
+      await expect(client().invoke("add", { a: 1, b: 1 }, { runId })).rejects.toMatchObject({ name: "BudgetExceededError", retryAfterMs: undefined });
+      expect(requestsTo("/invoke").length).toBe(2);
     });
 
     it("InternalServerError, ServiceUnavailableError and a non-problem body as about:blank", async () => {

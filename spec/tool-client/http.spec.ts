@@ -50,8 +50,8 @@ describe("retryPolicy", () => {
     ["408", () => status(408), true, false],
     ["429 with Retry-After", () => status(429, 2_000), true, true],
     ["429 without Retry-After", () => status(429), true, false],
-    ["429 budget-exceeded with Retry-After (a spent budget stays spent)", () => budgetExceeded(2_000), false, false],
-    ["429 budget-exceeded without Retry-After", () => budgetExceeded(), false, false],
+    ["429 budget-exceeded with Retry-After (the budget recovers then)", () => budgetExceeded(2_000), true, true],
+    ["429 budget-exceeded without Retry-After (it does not recover)", () => budgetExceeded(), false, false],
     ["502", () => status(502), true, false],
     ["503 with Retry-After", () => status(503, 2_000), true, true],
     ["503 without Retry-After", () => status(503), true, false],
@@ -111,9 +111,10 @@ describe("retryPolicy", () => {
   });
 
   it("does not wait for a Retry-After longer than maxDelayMs: the error (with its retryAfterMs) goes to the caller", () => {
-    const error = status(429, 60_000);
-    for (const method of ["GET", "POST"] as const) {
-      expect(runRow(method, error)).toEqual({ times: [0], failed: error });
+    for (const error of [status(429, 60_000), budgetExceeded(60_000)]) {
+      for (const method of ["GET", "POST"] as const) {
+        expect(runRow(method, error)).toEqual({ times: [0], failed: error });
+      }
     }
   });
 

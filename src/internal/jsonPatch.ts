@@ -1,5 +1,7 @@
 import jsonPatch, { type Operation } from "fast-json-patch";
-import { AgUiPatchError } from "../errors";
+import { AgUiPatchError, type PatchOperationSummary } from "../errors";
+import { clip, firstLine } from "./clip";
+import { isRecord } from "./isRecord";
 
 const OPERATIONS = new Set(["add", "remove", "replace", "move", "copy", "test"]);
 
@@ -8,6 +10,8 @@ export interface PatchOutcome {
   document: unknown;
   /** Why the patch was rolled back, if it was; the document is then exactly as before. */
   error?: unknown;
+  /** The index in the patch of the operation that failed, when one did. */
+  failedAt?: number;
   /** Operations skipped because their `op` is not one of RFC 6902's six. */
   dropped: unknown[];
 }
@@ -18,13 +22,17 @@ export interface PatchOutcome {
  * prototype-pollution guard), a step at a time (see `primitiveSteps`), after
  * recording the operations that undo each step;
  * if one fails, the ones before it are undone in reverse order. Undoing keeps
- * old values by reference, so the cost follows the patch, not the document.
+ * old values by reference, so the cost follows the patch, not the document,
+ * except that re-adding a removed key would put it last: the first removal
+ * from an object records that object's key order (once per object and
+ * patch), which a rollback restores.
  */
 export function applyPatchAtomically(document: unknown, patch: readonly unknown[]): PatchOutcome {
   const dropped: unknown[] = [];
   const undo: Operation[][] = [];
+  const keyOrders = new Map<Record<string, unknown>, string[]>();
   let current = document;
-  for (const candidate of patch) {
+  for (const [index, candidate] of patch.entries()) {
     if (!isOperation(candidate)) {
       dropped.push(candidate);
       continue;
@@ -32,6 +40,7 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
     try {
       for (const operation of primitiveSteps(current, candidate)) {
         const undoThis = undoOperations(current, operation);
+        if (operation.op === "remove") recordKeyOrder(current, operation.path, keyOrders);
         current = jsonPatch.applyOperation(current, operation, true, true, true).newDocument;
         undo.push(undoThis);
       }
@@ -39,10 +48,26 @@ export function applyPatchAtomically(document: unknown, patch: readonly unknown[
       for (let step = undo.length - 1; step >= 0; step--) {
         for (const inverse of undo[step]!) current = jsonPatch.applyOperation(current, inverse, false, true, true).newDocument;
       }
-      return { document: current, error, dropped };
+      for (const [object, keys] of keyOrders) restoreKeyOrder(object, keys);
+      return { document: current, error, failedAt: index, dropped };
     }
   }
   return { document: current, dropped };
+}
+
+/** Before a key is removed from an object (not an array), the object's key order, unless already recorded. */
+function recordKeyOrder(document: unknown, path: string, keyOrders: Map<Record<string, unknown>, string[]>): void {
+  const parent = locate(document, path)?.parent;
+  if (typeof parent !== "object" || parent === null || Array.isArray(parent)) return;
+  const object = parent as Record<string, unknown>;
+  if (!keyOrders.has(object)) keyOrders.set(object, Object.keys(object));
+}
+
+/** Puts the object's keys back in `keys`' order (defined, not assigned, so a `__proto__` key stays a key). */
+function restoreKeyOrder(object: Record<string, unknown>, keys: readonly string[]): void {
+  const entries = keys.filter((key) => Object.hasOwn(object, key)).map((key) => [key, object[key]] as const);
+  for (const [key] of entries) delete object[key];
+  for (const [key, value] of entries) Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
@@ -60,7 +85,10 @@ function primitiveSteps(document: unknown, operation: Operation): Operation[] {
     const value = jsonPatch.getValueByPointer(document, operation.from);
     if (value === undefined) throw new Error(`${operation.op}: nothing at '${operation.from}'`);
     if (operation.op === "copy") return [{ op: "add", path: operation.path, value: structuredClone(value) }];
-    if (operation.from === operation.path) return [];
+    // Onto itself: the root stays; anything else is removed and added back, which puts an object's key last, as
+    // fast-json-patch (and so @ag-ui/client) does.
+    if (operation.from === "" && operation.path === "") return [];
+    if (operation.path.startsWith(`${operation.from}/`)) throw new Error("a value cannot move into its own child");
     return [
       { op: "remove", path: operation.from },
       { op: "add", path: operation.path, value },
@@ -123,14 +151,45 @@ function undoInsert(document: unknown, path: string, target: Location | undefine
   return holder !== undefined && Object.hasOwn(holder, key) ? { op: "replace", path, value: holder[key] } : { op: "remove", path };
 }
 
-/** The warning for a patch that did not apply as sent, if it did not: rolled back, or with operations skipped. */
+/**
+ * The warning for a patch that did not apply as sent, if it did not: rolled
+ * back, or with operations skipped. It names each operation by its index,
+ * `op` and paths, and the reason by its first line: fast-json-patch's message
+ * goes on with the operation's value and the whole document (`tree`), and
+ * the error itself holds the document, so neither is kept.
+ */
 export function patchWarning(outcome: PatchOutcome, eventType: string, target: string, delta: readonly unknown[]): AgUiPatchError | undefined {
-  if (outcome.error !== undefined) {
-    const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-    return new AgUiPatchError(`A ${eventType} for the ${target} was not applied and nothing changed: ${reason}`, target, delta, { cause: outcome.error });
+  const { error, failedAt } = outcome;
+  if (error !== undefined && failedAt !== undefined) {
+    const operation = summary(delta[failedAt]);
+    const message = `A ${eventType} for the ${target} was not applied and nothing changed: operation ${failedAt} (${described(operation)}) failed: ${reason(error)}`;
+    return new AgUiPatchError(message, target, delta, { index: failedAt, operation });
   }
   if (outcome.dropped.length > 0) {
-    return new AgUiPatchError(`Skipped ${outcome.dropped.length} operation(s) of a ${eventType} for the ${target} that RFC 6902 does not define: ${JSON.stringify(outcome.dropped)}`, target, delta);
+    const skipped = delta.flatMap((candidate, index) => (isOperation(candidate) ? [] : [`operation ${index} (${isRecord(candidate) && typeof candidate.op === "string" ? `${quoted(candidate.op)} at ${quoted(candidate.path)}` : "not an operation"})`]));
+    return new AgUiPatchError(`Skipped ${outcome.dropped.length} operation(s) of a ${eventType} for the ${target} that RFC 6902 does not define: ${skipped.join(", ")}`, target, delta);
   }
   return undefined;
 }
+
+/** Longer paths and names are cut to this many characters in a warning. */
+const SHOWN_LENGTH = 120;
+
+function summary(candidate: unknown): PatchOperationSummary {
+  const { op, path, from } = candidate as { op: string; path?: unknown; from?: unknown };
+  return { op, ...(typeof path === "string" && { path: clipped(path) }), ...(typeof from === "string" && { from: clipped(from) }) };
+}
+
+function described({ op, path, from }: PatchOperationSummary): string {
+  return from !== undefined && (op === "move" || op === "copy") ? `${op} from ${quoted(from)} to ${quoted(path)}` : `${op} at ${quoted(path)}`;
+}
+
+/** The error's first line (fast-json-patch's code with it), which names the failure and nothing of the document. */
+function reason(error: unknown): string {
+  if (!(error instanceof Error)) return "the patch could not be applied";
+  const text = firstLine(error.message, SHOWN_LENGTH);
+  return error instanceof jsonPatch.JsonPatchError ? `${text} (${error.name})` : text;
+}
+
+const clipped = (text: string) => clip(text, SHOWN_LENGTH);
+const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(clipped(value)) : "(no path)");

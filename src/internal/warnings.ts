@@ -1,7 +1,13 @@
-import type { AgUiInvalidItemError, CarbonAgUiError } from "../errors";
+import type { AgUiInvalidEventError, AgUiInvalidItemError, CarbonAgUiError } from "../errors";
 
-/** The default `onInvalidItem`: report the skipped item on the console and go on. */
-export const warnSkippedItem = (item: unknown, error: AgUiInvalidItemError) => console.warn(`carbon-agui-rx: skipped an item. ${error.message}`, item);
+// The defaults print what failed and where, never the event or item itself (a messages snapshot is the whole
+// history); the callbacks that replace them are handed it.
+
+/** The default `onInvalidItem`: report why the item was skipped on the console and go on. */
+export const warnSkippedItem = (_item: unknown, error: AgUiInvalidItemError) => console.warn(`carbon-agui-rx: skipped an item. ${error.message}`);
+
+/** The default `onInvalidEvent`: report why the event was skipped on the console and go on. */
+export const warnSkippedEvent = (_event: unknown, error: AgUiInvalidEventError) => console.warn(`carbon-agui-rx: skipped an invalid event. ${error.message}`);
 
 /** The default `onWarning`: report it on the console and go on. */
 export const warnOnConsole = (warning: CarbonAgUiError) => console.warn(`carbon-agui-rx: ${warning.message}`);

@@ -1,6 +1,7 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { Observable } from "rxjs";
 import { AgUiConnectionError, AgUiHttpError, AgUiNotEventStreamError, SseFrameTooLargeError } from "../errors";
+import { firstLine } from "../internal/clip";
 import { createEventStreamParser, readEventStream } from "../internal/eventStream";
 import { readUpTo } from "../internal/readUpTo";
 import type { ObservableRunAgent } from "./runAgent";
@@ -22,6 +23,10 @@ export interface SseRunnerOptions {
 }
 
 const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/** The default `onParseError`: its size and where parsing stopped, never the payload (it may be a whole state). */
+const warnUnreadableFrame = (raw: string, error: unknown) =>
+  console.warn(`carbon-agui-rx: skipped an SSE event that is not a JSON object (${raw.length} characters): ${error instanceof Error ? firstLine(error.message, 200) : String(error)}`);
 /** How much of an error answer's body an error keeps (and so how much is read of it). */
 const ERROR_BODY_PREVIEW_BYTES = 4096;
 
@@ -37,7 +42,7 @@ export function createSseRunner(options: SseRunnerOptions): ObservableRunAgent {
     url,
     headers,
     fetch: fetchImpl = globalThis.fetch,
-    onParseError = (raw, error) => console.warn("carbon-agui-rx: skipped an SSE event that is not a JSON object", { raw, error }),
+    onParseError = warnUnreadableFrame,
     maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
   } = options;
   // NaN or 0 would switch the bound off (every comparison false) or refuse every event.

@@ -211,23 +211,22 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 500, max
 
 const GET_RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
 const POST_RETRY_STATUSES = new Set([429, 503]);
-/** Problem kinds that waiting does not mend, whatever their status and `Retry-After` say: a spent budget stays spent. */
-const NOT_WORTH_WAITING_FOR = new Set(["budget-exceeded"]);
 
 /**
  * How long to wait before retrying after `error`, or undefined to give up.
  * GETs retry network errors, timeouts and 408/429/502/503/504. A POST may
  * have run the tool, so it retries only a connection that was never made,
- * and a 429 or 503 that says when (`Retry-After`). Neither retries a
- * `budget-exceeded`. A `Retry-After` longer than `maxDelayMs`, or than a
- * timer can wait (2^31 ms), is not waited for: the error goes to the caller.
+ * and a 429 or 503 that says when (`Retry-After`). A `budget-exceeded` is
+ * retried only when it says when, since only the server knows whether its
+ * budget recovers. A `Retry-After` longer than `maxDelayMs`, or than a timer
+ * can wait (2^31 ms), is not waited for: the error goes to the caller.
  */
 export function retryDelay(method: HttpMethod, error: unknown, retryCount: number, policy: RetryPolicy, random: () => number): number | undefined {
   const backoff = () => Math.min(policy.maxDelayMs, MAX_TIMER_MS, policy.baseDelayMs * 2 ** (retryCount - 1)) * (1 - 0.25 * random());
   if (error instanceof ToolTransportError) return method === "GET" || !error.reachedServer ? backoff() : undefined;
-  if (!(error instanceof ToolServerError) || NOT_WORTH_WAITING_FOR.has(error.kind ?? "")) return undefined;
+  if (!(error instanceof ToolServerError)) return undefined;
   const { status, retryAfterMs } = error;
-  if (retryAfterMs !== undefined && retryAfterMs > Math.min(policy.maxDelayMs, MAX_TIMER_MS)) return undefined;
+  if (retryAfterMs === undefined ? error.kind === "budget-exceeded" : retryAfterMs > Math.min(policy.maxDelayMs, MAX_TIMER_MS)) return undefined;
   if (method === "GET") return GET_RETRY_STATUSES.has(status) ? (retryAfterMs ?? backoff()) : undefined;
   return POST_RETRY_STATUSES.has(status) ? retryAfterMs : undefined;
 }

@@ -172,9 +172,47 @@ export const wire = {
   ledgerSummary,
 };
 
-/** The payload when it has the shape the protocol promises; a `ToolProtocolError` naming the call otherwise. */
+/**
+ * The payload when it has the shape the protocol promises; otherwise a
+ * `ToolProtocolError` naming the call and where the answer breaks it.
+ */
 export function readPayload<T>(schema: z.ZodTypeAny, body: unknown, what: string): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ToolProtocolError(`The tool server's answer to ${what} does not have the shape the protocol promises`);
+  if (!parsed.success) throw new ToolProtocolError(`The tool server's answer to ${what} does not have the shape the protocol promises: ${whereItBreaks(parsed.error.issues)}`);
   return parsed.data as T;
+}
+
+/** A zod issue as far as this reads it, in zod 3 and 4 alike. */
+interface Issue {
+  code: string;
+  path: readonly PropertyKey[];
+  expected?: unknown;
+  options?: readonly unknown[];
+  values?: readonly unknown[];
+  unionErrors?: readonly { issues: readonly Issue[] }[];
+  errors?: readonly (readonly Issue[])[];
+}
+
+/**
+ * Where the first issue is (a JSON pointer) and what the protocol expects
+ * there, taken from the schema: zod's own messages may quote the value (an
+ * unknown enum value, in zod 3), so they are not used. Of a union, the
+ * branch that got furthest speaks.
+ */
+function whereItBreaks(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): string {
+  const issue = issues[0];
+  if (issue === undefined) return "at the top";
+  const path = [...prefix, ...issue.path];
+  const branches = issue.unionErrors?.map((branch) => branch.issues) ?? issue.errors;
+  if (issue.code === "invalid_union" && branches && branches.length > 0) {
+    const furthest = branches.reduce((best, branch) => ((branch[0]?.path.length ?? -1) > (best[0]?.path.length ?? -1) ? branch : best));
+    // zod 3's branch issues carry the whole path, zod 4's the path below the union.
+    return whereItBreaks(furthest, issue.unionErrors ? [] : path);
+  }
+  // A record's keys are the server's: the pointer is cut short.
+  const pointer = path.length === 0 ? "the top" : `/${path.map((part) => String(part).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`.slice(0, 200);
+  // The values the schema allows: zod 3 names them per code, zod 4 as `values`.
+  const allowed = issue.code === "invalid_literal" ? [issue.expected] : issue.code === "invalid_enum_value" ? issue.options : issue.code === "invalid_value" ? issue.values : undefined;
+  if (allowed) return `at ${pointer}, expected ${allowed.map((value) => JSON.stringify(value)).join(" or ")}`;
+  return issue.code === "invalid_type" && typeof issue.expected === "string" ? `at ${pointer}, expected ${issue.expected}` : `at ${pointer} (${issue.code})`;
 }

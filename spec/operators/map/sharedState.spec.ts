@@ -65,7 +65,7 @@ describe("sharedState", () => {
       expectObservable(source.pipe(keepState(conversation, { onWarning: (warning) => warnings.push(warning) }))).toBe("---|");
     });
     expect(conversation.state).toEqual({ count: 1, seen: true });
-    expect(warnings.map((warning) => warning.message)).toEqual(['Skipped 1 operation(s) of a STATE_DELTA for the state that RFC 6902 does not define: [{"op":"increment","path":"/count"}]']);
+    expect(warnings.map((warning) => warning.message)).toEqual(['Skipped 1 operation(s) of a STATE_DELTA for the state that RFC 6902 does not define: operation 0 ("increment" at "/count")']);
   });
 
   it("publishes one snapshot per burst of changes on state$", () => {

@@ -74,13 +74,34 @@ describe("a hostile tool server: calls", () => {
     await expect(failure).rejects.toMatchObject({ status: 503 });
   });
 
-  it("does not wait for a budget to refill: 429 budget-exceeded fails at the first answer, even with Retry-After", async () => {
-    const server = await serve((_request, response) =>
-      json(response, 429, { type: "urn:tool-server:problem:budget-exceeded", title: "Budget exceeded", kind: "budget-exceeded" }, { "retry-after": "0" }),
-    );
-    await expect(client(server).invoke("add", {})).rejects.toThrow(BudgetExceededError);
-    await expect(client(server).cost("r")).rejects.toThrow(BudgetExceededError);
-    expect(server.requests).toHaveLength(2);
+  describe("429 budget-exceeded: the server's Retry-After says whether waiting helps", () => {
+    const budgetExceeded = { type: "urn:tool-server:problem:budget-exceeded", title: "Budget exceeded", kind: "budget-exceeded" };
+
+    it("waits a Retry-After within maxDelayMs and retries invoke and decide with the same Idempotency-Key", async () => {
+      const server = await serve((_request, response, index) => (index % 2 === 0 ? json(response, 429, budgetExceeded, { "retry-after": "0" }) : json(response, 200, ok)));
+      const tools = client(server);
+      await expect(tools.invoke("add", {})).resolves.toEqual(ok);
+      await expect(tools.decide("apr_1", { approved: true }, { idempotencyKey: "decision-1" })).resolves.toEqual(ok);
+      const keys = server.requests.map((request) => request.headers["idempotency-key"]);
+      expect(server.requests.map((request) => request.path)).toEqual(["/api/tools/add/invoke", "/api/tools/add/invoke", "/api/approvals/apr_1/decide", "/api/approvals/apr_1/decide"]);
+      expect(keys[1]).toBe(keys[0]);
+      expect(keys.slice(2)).toEqual(["decision-1", "decision-1"]);
+    });
+
+    it("raises BudgetExceededError at the first answer, with retryAfterMs, when Retry-After is beyond maxDelayMs", async () => {
+      const server = await serve((_request, response) => json(response, 429, budgetExceeded, { "retry-after": "120" }));
+      const failure = client(server).invoke("add", {});
+      await expect(failure).rejects.toThrow(BudgetExceededError);
+      await expect(failure).rejects.toMatchObject({ status: 429, kind: "budget-exceeded", retryAfterMs: 120_000 });
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it("does not retry a budget-exceeded without Retry-After (a budget that does not recover), not even on a GET", async () => {
+      const server = await serve((_request, response) => json(response, 429, budgetExceeded));
+      await expect(client(server).invoke("add", {})).rejects.toMatchObject({ name: "BudgetExceededError", retryAfterMs: undefined });
+      await expect(client(server).cost("r")).rejects.toThrow(BudgetExceededError);
+      expect(server.requests).toHaveLength(2);
+    });
   });
 
   it("treats a Retry-After that is neither seconds nor an HTTP date as absent: a 503'd POST is not retried", async () => {
@@ -97,6 +118,21 @@ describe("a hostile tool server: calls", () => {
     await expect(tools.cost("r")).rejects.toMatchObject({ status: 503, retryAfterMs: 2_147_484_000 });
     await sleep(50);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("says where an answer breaks the protocol's shape, and never what it holds", async () => {
+    const server = await serve((request, response) => {
+      if (request.url === "/api/tools") return json(response, 200, { tools: [{ name: "add", description: "private description", tags: [], requires_approval: false }] });
+      if (request.url === "/api/runs/r/cost") return json(response, 200, { run_id: "r", total_usd: "private figure" });
+      json(response, 200, { status: "private status", result: 1 });
+    });
+    const tools = client(server);
+    await expect(tools.listTools()).rejects.toThrow(new ToolProtocolError("The tool server's answer to listTools does not have the shape the protocol promises: at /tools/0/input_schema, expected object"));
+    await expect(tools.cost("r")).rejects.toThrow(new ToolProtocolError("The tool server's answer to cost r does not have the shape the protocol promises: at /total_usd, expected number"));
+    const invoke = await tools.invoke("add", {}).catch((error: unknown) => error as ToolProtocolError);
+    expect(invoke).toBeInstanceOf(ToolProtocolError);
+    expect((invoke as ToolProtocolError).message).toMatch(/^The tool server's answer to invoke add does not have the shape the protocol promises: at \/status, expected "(ok|pending_approval)"$/);
+    expect(JSON.stringify(invoke)).not.toContain("private");
   });
 
   it.each([NaN, 0, -1, "1000"])("refuses maxResponseSize: %p like a duration, with a TypeError", (size) => {

@@ -2,6 +2,7 @@ import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import type { OperatorFunction } from "rxjs";
 import { AgUiInvalidEventError } from "../../errors";
+import { warnSkippedEvent } from "../../internal/warnings";
 import { createOperator } from "../fusion";
 
 export interface ValidateEventsOptions {
@@ -55,8 +56,6 @@ function withoutUnknownOutcome(event: BaseEvent): BaseEvent | undefined {
   return rest as BaseEvent;
 }
 
-const warn = (event: unknown, error: AgUiInvalidEventError) => console.warn(`carbon-agui-rx: skipped an invalid event. ${error.message}`, event);
-
 /**
  * Checks every event against its AG-UI 1.0 schema (`@ag-ui/core/schemas`),
  * so one bad event cannot break the turn: an event that fails (a wrong field
@@ -72,7 +71,7 @@ const warn = (event: unknown, error: AgUiInvalidEventError) => console.warn(`car
  * ```
  */
 export function validateEvents(options: ValidateEventsOptions = {}): OperatorFunction<BaseEvent, AGUIEvent> {
-  const { onInvalidEvent = warn } = options;
+  const { onInvalidEvent = warnSkippedEvent } = options;
   return createOperator<BaseEvent, AGUIEvent>((out) => ({
     next(event) {
       if (isPlainStreamedEvent(event)) return out.next(event as AGUIEvent);

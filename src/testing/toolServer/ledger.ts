@@ -20,14 +20,29 @@ export interface LedgerSummary {
 /** Costs of one run, and when its tool calls ran (for the parallelism figures). */
 export class Ledger {
   private readonly entries: LedgerEntry[] = [];
+  /** When each entry was added, in `performance.now()` time. */
+  private readonly addedAt: number[] = [];
   private readonly spans: { start: number; end?: number }[] = [];
 
   add(entry: LedgerEntry): void {
     this.entries.push(entry);
+    this.addedAt.push(performance.now());
   }
 
   get totalUsd(): number {
     return round(this.entries.reduce((sum, entry) => sum + entry.usd, 0), 10);
+  }
+
+  /**
+   * What was spent in the window of `windowMs` that holds `now`, and when
+   * that window ends. Windows follow one another from the first entry.
+   */
+  window(windowMs: number, now = performance.now()): { usd: number; endsAt: number } {
+    const first = this.addedAt[0];
+    if (first === undefined) return { usd: 0, endsAt: now + windowMs };
+    const start = first + Math.floor((now - first) / windowMs) * windowMs;
+    const usd = this.entries.reduce((sum, entry, index) => ((this.addedAt[index] ?? 0) >= start ? sum + entry.usd : sum), 0);
+    return { usd: round(usd, 10), endsAt: start + windowMs };
   }
 
   /** Marks a tool call as running; call the returned function when it settles. */

@@ -1,5 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { argumentErrors } from "./argumentErrors";
 import { defaultTools } from "./defaultTools";
 import { FaultQueue } from "./faults";
@@ -66,6 +67,10 @@ export class ServerState {
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.retryMs = options.retryMs;
     this.eventLogSize = options.eventLogSize ?? 1_024;
+    const { budgetWindowSeconds } = options;
+    if (budgetWindowSeconds !== undefined && !(budgetWindowSeconds > 0 && Number.isFinite(budgetWindowSeconds))) {
+      throw new TypeError("startToolServer: budgetWindowSeconds must be a positive, finite number of seconds");
+    }
     this.idempotency = new IdempotencyStore(options.idempotencyCapacity ?? 10_000);
     this.principals = new Map(Object.entries(options.principals ?? DEFAULT_PRINCIPALS).map(([token, { id, scopes = [] }]) => [token, { id, scopes }]));
     for (const tool of options.tools ?? defaultTools()) {
@@ -115,13 +120,33 @@ export class ServerState {
   /** Refuses a new tool call in a run that has reached its call limit or budget. */
   admit(run: Run | undefined): void {
     if (run === undefined) return;
-    const { maxCallsPerRun, budgetUsd, budgetRetryAfterSeconds = 30 } = this.options;
+    const { maxCallsPerRun, budgetUsd } = this.options;
     if (maxCallsPerRun !== undefined && run.toolCalls >= maxCallsPerRun) {
       throw new ProblemError("run-limit-exceeded", `Run ${run.id} has made its ${maxCallsPerRun} tool calls`, { max_calls: maxCallsPerRun });
     }
-    if (budgetUsd !== undefined && run.ledger.totalUsd >= budgetUsd) {
-      throw new ProblemError("budget-exceeded", `Run ${run.id} has spent its budget of ${budgetUsd} USD`, { budget_usd: budgetUsd }, { "retry-after": String(budgetRetryAfterSeconds) });
+    if (budgetUsd !== undefined) this.checkBudget(run, budgetUsd);
+  }
+
+  /**
+   * A run's budget is spent for good, so its refusal carries no `Retry-After`;
+   * a budget per window recovers when the window ends, and says so.
+   */
+  private checkBudget(run: Run, budgetUsd: number): void {
+    const windowSeconds = this.options.budgetWindowSeconds;
+    if (windowSeconds === undefined) {
+      if (run.ledger.totalUsd >= budgetUsd) throw new ProblemError("budget-exceeded", `Run ${run.id} has spent its budget of ${budgetUsd} USD`, { budget_usd: budgetUsd });
+      return;
     }
+    const now = performance.now();
+    const window = run.ledger.window(windowSeconds * 1_000, now);
+    if (window.usd < budgetUsd) return;
+    const retryAfter = Math.max(1, Math.ceil((window.endsAt - now) / 1_000));
+    throw new ProblemError(
+      "budget-exceeded",
+      `Run ${run.id} has spent its budget of ${budgetUsd} USD for this window of ${windowSeconds} s`,
+      { budget_usd: budgetUsd, window_seconds: windowSeconds },
+      { "retry-after": String(retryAfter) },
+    );
   }
 
   mayReview(approval: Approval, principal: Principal): void {

@@ -62,10 +62,16 @@ export interface ToolServerOptions {
   tools?: ToolServerTool[];
   /** Bearer token → principal. Default: alice-token, bob-token, reviewer-token (scope approvals:decide). */
   principals?: Record<string, ToolServerPrincipal>;
-  /** A run whose ledger total has reached this answers invokes with 429 `budget-exceeded`. */
+  /**
+   * A run whose ledger total has reached this answers invokes with 429 `budget-exceeded`, without
+   * `Retry-After`: the budget does not recover.
+   */
   budgetUsd?: number;
-  /** The `Retry-After` of `budget-exceeded`. Default 30. */
-  budgetRetryAfterSeconds?: number;
+  /**
+   * Makes `budgetUsd` a budget per window of this many seconds (windows follow one another from the
+   * run's first cost): `budget-exceeded` then says in `Retry-After` when the window ends.
+   */
+  budgetWindowSeconds?: number;
   /** Tool calls a run may start; the next answers 409 `run-limit-exceeded`. */
   maxCallsPerRun?: number;
   /** Interval of the event streams' keep-alive comments. Default 15,000. */
