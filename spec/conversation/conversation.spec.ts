@@ -1,4 +1,4 @@
-import { Conversation } from "../src/conversation";
+import { Conversation } from "../../src/conversation";
 
 describe("Conversation", () => {
   it("publishes an immutable snapshot of the history on every change", () => {

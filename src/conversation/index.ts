@@ -1,0 +1,1 @@
+export { Conversation, type Activity, type ConversationInit } from "./conversation";
