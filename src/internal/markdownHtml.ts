@@ -44,21 +44,10 @@ export class MarkdownHtmlEscaper {
   private lineParts: string[] = [];
   /** How many input characters precede `pending`. */
   private consumed = 0;
-  /** The fenced code block we are in, when it is one we can place for certain. */
-  private fence: { marker: string; length: number } | undefined;
-  /** A fence was seen that we cannot place: from here on, nothing is certain to be text or code. */
-  private uncertainFences = false;
-  /** Code spans in this paragraph may not be read as we read them. */
-  private paragraphTainted = false;
+  private readonly fences = new Fences();
+  /** What the line and paragraph so far tell about how markdown-it reads what follows. */
+  private readonly context = new ReadingContext();
   private afterCarriageReturn = false;
-  // The current line.
-  private prefixDone = false;
-  private prefixSpaces = 0;
-  private indentedLikeCode = false;
-  private backslashes = 0;
-  private wordHasColon = false;
-  private linePipe = false;
-  private previous = 0;
   /** Where the closer search for the backtick run at the start of `pending` resumes. */
   private closerSearchFrom = 0;
 
@@ -118,7 +107,7 @@ export class MarkdownHtmlEscaper {
    * a colon (a URL), too.
    */
   private unsureHere(): boolean {
-    return !this.trustStructure || this.uncertainFences || this.paragraphTainted || this.indentedLikeCode || this.backslashes > 0 || this.wordHasColon;
+    return !this.trustStructure || this.fences.uncertain || this.context.paragraphTainted || this.context.indentedLikeCode || this.context.backslashes > 0 || this.context.wordHasColon;
   }
 
   private shift(index: number, added: number): void {
@@ -129,16 +118,16 @@ export class MarkdownHtmlEscaper {
   private scan(complete: boolean): string {
     const text = this.pending;
     if (text === "") return "";
-    if (this.fence) {
+    if (this.fences.current) {
       // Inside a fenced code block we can place: everything is code.
       this.take(text, text.length);
       return text;
     }
-    if (this.prefixDone && !MAY_MATTER.test(text)) {
+    if (this.context.prefixDone && !MAY_MATTER.test(text)) {
       // Most deltas: nothing to change, and only this to remember.
-      if (text.includes(" ") || text.includes("\t")) this.wordHasColon = false;
-      this.backslashes = 0;
-      this.previous = text.charCodeAt(text.length - 1);
+      if (text.includes(" ") || text.includes("\t")) this.context.wordHasColon = false;
+      this.context.backslashes = 0;
+      this.context.previous = text.charCodeAt(text.length - 1);
       this.take(text, text.length);
       return text;
     }
@@ -150,47 +139,49 @@ export class MarkdownHtmlEscaper {
     let heldOpenerSearch = 0;
     while (at < text.length) {
       const code = text.charCodeAt(at);
-      if (!this.prefixDone) {
+      if (!this.context.prefixDone) {
         if (isLinePrefix(code)) {
           // Container markers and indentation: an indent of four columns may make the line a code block.
-          this.prefixSpaces = code === SPACE ? this.prefixSpaces + 1 : 0;
-          if (code === TAB || this.prefixSpaces >= 4) this.indentedLikeCode = true;
-          this.see(code);
+          this.context.prefixSpaces = code === SPACE ? this.context.prefixSpaces + 1 : 0;
+          if (code === TAB || this.context.prefixSpaces >= 4) this.context.indentedLikeCode = true;
+          this.context.see(code);
           at += 1;
           continue;
         }
-        this.prefixDone = true;
+        this.context.prefixDone = true;
       }
       if (code === BACKTICK) {
         let runEnd = at + 1;
         while (runEnd < text.length && text.charCodeAt(runEnd) === BACKTICK) runEnd += 1;
         if (runEnd === text.length && !complete) break; // the run may grow
         const length = runEnd - at;
-        const closer = this.findCloser(text, at, runEnd, length, complete);
-        if (closer === undefined) {
+        const found = findCloser(text, at === 0 && this.closerSearchFrom > runEnd ? this.closerSearchFrom : runEnd, length, complete);
+        if (typeof found !== "number") {
+          this.closerSearchFrom = found.waitFrom;
           heldOpenerSearch = this.closerSearchFrom - at;
           break; // wait for the line
         }
-        const escapedOpener = this.backslashes > 0;
-        this.backslashes = 0;
-        this.previous = BACKTICK;
+        const closer = found;
+        const escapedOpener = this.context.backslashes > 0;
+        this.context.backslashes = 0;
+        this.context.previous = BACKTICK;
         if (closer < 0) {
           // No closer on the line: the backticks are text, and a later line may close them in markdown-it's reading.
-          this.paragraphTainted = true;
+          this.context.paragraphTainted = true;
           at = runEnd;
           continue;
         }
         const content = text.slice(runEnd, closer);
-        const trusted = this.trustStructure && !this.paragraphTainted && !escapedOpener && !this.wordHasColon && !this.linePipe && !content.includes("|");
+        const trusted = this.trustStructure && !this.context.paragraphTainted && !escapedOpener && !this.context.wordHasColon && !this.context.linePipe && !content.includes("|");
         if (!trusted) {
-          this.paragraphTainted = true;
-          out += text.slice(copied, runEnd) + this.neutralizeCode(content, runEnd);
+          this.context.paragraphTainted = true;
+          out += text.slice(copied, runEnd) + neutralizeCode(content, this.shifts && ((index) => this.shift(runEnd + index, 1)));
           copied = closer;
         }
-        for (let index = runEnd; index < closer; index++) this.see(text.charCodeAt(index));
+        for (let index = runEnd; index < closer; index++) this.context.see(text.charCodeAt(index));
         // A backslash at the end of a code span is code: it escapes nothing after the span.
-        this.backslashes = 0;
-        this.previous = BACKTICK;
+        this.context.backslashes = 0;
+        this.context.previous = BACKTICK;
         at = closer + length;
         continue;
       }
@@ -199,7 +190,7 @@ export class MarkdownHtmlEscaper {
         out += text.slice(copied, at) + this.replacement(at, code);
         copied = at + 1;
       }
-      this.see(code);
+      this.context.see(code);
       at += 1;
     }
     out += text.slice(copied, at);
@@ -236,8 +227,36 @@ export class MarkdownHtmlEscaper {
     this.consumed += length;
   }
 
+  private endLine(terminator: string): string {
+    const line = this.lineParts.join("");
+    const closedFence = this.fences.endLine(line, this.trustStructure);
+    this.context.endLine(closedFence || /^[ \t]*$/.test(line));
+    this.lineParts = [];
+    this.consumed += terminator.length;
+    this.closerSearchFrom = 0;
+    return terminator;
+  }
+}
+
+/**
+ * What the current line and paragraph tell about how markdown-it will read
+ * a backtick, a `<` or a `!` that follows: the scan's memory between
+ * characters, and between deltas.
+ */
+class ReadingContext {
+  /** Code spans in this paragraph may not be read as we read them. */
+  paragraphTainted = false;
+  /** The line's container markers and indentation are behind us. */
+  prefixDone = false;
+  prefixSpaces = 0;
+  indentedLikeCode = false;
+  backslashes = 0;
+  wordHasColon = false;
+  linePipe = false;
+  previous = 0;
+
   /** Follows what bears on how markdown-it reads a backtick later in the paragraph. */
-  private see(code: number): void {
+  see(code: number): void {
     switch (code) {
       case PIPE:
         this.linePipe = true;
@@ -261,51 +280,9 @@ export class MarkdownHtmlEscaper {
     this.previous = code;
   }
 
-  /** The start of the first run of exactly `length` backticks after `runEnd`; -1 when the line has none; undefined when it may yet come. */
-  private findCloser(text: string, opener: number, runEnd: number, length: number, complete: boolean): number | undefined {
-    let search = opener === 0 && this.closerSearchFrom > runEnd ? this.closerSearchFrom : runEnd;
-    for (let start = text.indexOf("`", search); start >= 0; start = text.indexOf("`", search)) {
-      let end = start + 1;
-      while (end < text.length && text[end] === "`") end += 1;
-      if (end === text.length && !complete) {
-        this.closerSearchFrom = start;
-        return undefined;
-      }
-      if (end - start === length) return start;
-      search = end;
-    }
-    if (complete) return -1;
-    this.closerSearchFrom = text.length;
-    return undefined;
-  }
-
-  /** Code that markdown-it may read as text: invisible joiners keep it from being HTML or an image either way. */
-  private neutralizeCode(content: string, offset: number): string {
-    if (this.shifts) {
-      for (let index = content.indexOf("<"); index >= 0; index = content.indexOf("<", index + 1)) this.shift(offset + index, 1);
-      for (let index = content.indexOf("!["); index >= 0; index = content.indexOf("![", index + 1)) this.shift(offset + index, 1);
-      for (let index = content.indexOf("{{"); index >= 0; index = content.indexOf("{{", index + 1)) this.shift(offset + index, 1);
-    }
-    return neutralizeAnywhere(content);
-  }
-
-  private endLine(terminator: string): string {
-    const line = this.lineParts.join("");
-    if (this.fence) {
-      const closing = closingFence(line, this.fence);
-      if (closing !== "no") {
-        this.fence = undefined;
-        this.paragraphTainted = false;
-        if (closing === "maybe") this.uncertainFences = true;
-      }
-    } else if (this.trustStructure && !this.uncertainFences) {
-      const opener = /^(`{3,}|~{3,})(.*)$/.exec(line);
-      if (opener && !(opener[1]!.startsWith("`") && opener[2]!.includes("`"))) this.fence = { marker: opener[1]![0]!, length: opener[1]!.length };
-      else if (/^[ \t>\-+*0-9.)]*(?:```|~~~)/.test(line)) this.uncertainFences = true;
-    }
-    if (/^[ \t]*$/.test(line)) this.paragraphTainted = false;
-    this.lineParts = [];
-    this.consumed += terminator.length;
+  /** The line ended; `paragraphEnded` when it was blank (or closed a fence). */
+  endLine(paragraphEnded: boolean): void {
+    if (paragraphEnded) this.paragraphTainted = false;
     this.prefixDone = false;
     this.prefixSpaces = 0;
     this.indentedLikeCode = false;
@@ -313,9 +290,58 @@ export class MarkdownHtmlEscaper {
     this.wordHasColon = false;
     this.linePipe = false;
     this.previous = 0;
-    this.closerSearchFrom = 0;
-    return terminator;
   }
+}
+
+/** The fenced code blocks of the text: the one we are in, when we can place it for certain, and whether one was seen that we cannot. */
+class Fences {
+  /** The fenced code block we are in, when it is one we can place for certain. */
+  current: { marker: string; length: number } | undefined;
+  /** A fence was seen that we cannot place: from here on, nothing is certain to be text or code. */
+  uncertain = false;
+
+  /** Follows a line that ended; true when it closed the block we were in. */
+  endLine(line: string, trustStructure: boolean): boolean {
+    if (this.current) {
+      const closing = closingFence(line, this.current);
+      if (closing === "no") return false;
+      this.current = undefined;
+      if (closing === "maybe") this.uncertain = true;
+      return true;
+    }
+    if (trustStructure && !this.uncertain) {
+      const opener = /^(`{3,}|~{3,})(.*)$/.exec(line);
+      if (opener && !(opener[1]!.startsWith("`") && opener[2]!.includes("`"))) this.current = { marker: opener[1]![0]!, length: opener[1]!.length };
+      else if (/^[ \t>\-+*0-9.)]*(?:```|~~~)/.test(line)) this.uncertain = true;
+    }
+    return false;
+  }
+}
+
+/**
+ * The start of the first run of exactly `length` backticks in `text` from
+ * `search`; -1 when the line has none; `waitFrom` when it may yet come (the
+ * line goes on), with where to resume the search.
+ */
+function findCloser(text: string, search: number, length: number, complete: boolean): number | { waitFrom: number } {
+  for (let start = text.indexOf("`", search); start >= 0; start = text.indexOf("`", search)) {
+    let end = start + 1;
+    while (end < text.length && text[end] === "`") end += 1;
+    if (end === text.length && !complete) return { waitFrom: start };
+    if (end - start === length) return start;
+    search = end;
+  }
+  return complete ? -1 : { waitFrom: text.length };
+}
+
+/** Code that markdown-it may read as text: invisible joiners keep it from being HTML or an image either way; `mark` is told where each goes. */
+function neutralizeCode(content: string, mark: ((index: number) => void) | undefined): string {
+  if (mark) {
+    for (let index = content.indexOf("<"); index >= 0; index = content.indexOf("<", index + 1)) mark(index);
+    for (let index = content.indexOf("!["); index >= 0; index = content.indexOf("![", index + 1)) mark(index);
+    for (let index = content.indexOf("{{"); index >= 0; index = content.indexOf("{{", index + 1)) mark(index);
+  }
+  return neutralizeAnywhere(content);
 }
 
 /** Whether `line` closes `fence`: "yes" as markdown-it reads it; "maybe" when we close it to be safe but markdown-it may not. */
