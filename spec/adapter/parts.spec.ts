@@ -1,0 +1,106 @@
+import type { Message } from "@ag-ui/core";
+import { EMPTY, NEVER, of, throwError } from "rxjs";
+import { CancellationReason } from "../../src/carbon";
+import { Conversation } from "../../src/conversation";
+import { AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../../src/errors";
+import { ErrorPolicy } from "../../src/adapter/errorPolicy";
+import { resolveOptions } from "../../src/adapter/options";
+import { interruptToAnswer } from "../../src/adapter/resume";
+import { userMessageInput } from "../../src/adapter/runInput";
+import { playTurn } from "../../src/adapter/turnOutcome";
+import { TurnQueue } from "../../src/adapter/turnQueue";
+import { RUN_BEGAN } from "../../src/operators/runs/splitRuns";
+import { CarbonRecorder } from "../../src/testing";
+
+describe("the adapter's parts, each on its own", () => {
+  describe("ErrorPolicy", () => {
+    it("resolves a failure the chat showed, and rejects one it did not, telling onError of both", async () => {
+      const told: CarbonAgUiError[] = [];
+      const policy = new ErrorPolicy((error) => (error instanceof AgUiRunError ? "The agent failed." : undefined), (error) => told.push(error), false);
+      const shown = new AgUiRunError("boom");
+      expect(policy.describeError(shown)).toBe("The agent failed.");
+      await expect(policy.settle(Promise.reject(shown))).resolves.toBeUndefined();
+      const hidden = new Error("not shown");
+      expect(policy.describeError(hidden)).toBeUndefined();
+      await expect(policy.settle(Promise.reject(hidden))).rejects.toBeInstanceOf(CarbonAgUiError);
+      expect(told.map((error) => error.message)).toEqual(["boom", "not shown"]);
+    });
+
+    it("rejects every failure with rejectOnError", async () => {
+      const policy = new ErrorPolicy(() => "Shown.", undefined, true);
+      const error = new AgUiRunError("boom");
+      policy.describeError(error);
+      await expect(policy.settle(Promise.reject(error))).rejects.toBe(error);
+    });
+  });
+
+  describe("TurnQueue", () => {
+    it("plays turns one after another, ends the one playing on stop and every one begun on endAll", async () => {
+      const queue = new TurnQueue();
+      const conversation = new Conversation();
+      const carbon = new CarbonRecorder();
+      const first = queue.begin(conversation, carbon, []);
+      const second = queue.begin(conversation, carbon, []);
+      const order: string[] = [];
+      let releaseFirst!: () => void;
+      const playingFirst = queue.play(first, () => new Promise<void>((resolve) => ((releaseFirst = resolve), order.push("first"))));
+      const playingSecond = queue.play(second, async () => void order.push(second.ended ? "second ended" : "second"));
+      await Promise.resolve();
+      expect(order).toEqual(["first"]);
+      queue.stopPlaying();
+      expect([first.signal.reason, second.ended]).toEqual([CancellationReason.STOP_STREAMING, false]);
+      releaseFirst();
+      await Promise.all([playingFirst, playingSecond]);
+      expect(order).toEqual(["first", "second"]);
+      const third = queue.begin(conversation, carbon, []);
+      queue.endAll(CancellationReason.CONVERSATION_RESTARTED);
+      expect(third.signal.reason).toBe(CancellationReason.CONVERSATION_RESTARTED);
+    });
+  });
+
+  describe("interruptToAnswer", () => {
+    const pending = (id: string, decided = false) => ({ interrupt: { id, reason: "approval" }, ...(decided && { decision: { type: "approve" as const } }) });
+
+    it("takes the one named, else the oldest without a decision, else the only one", () => {
+      expect(interruptToAnswer([pending("a"), pending("b")], "b").interrupt.id).toBe("b");
+      expect(interruptToAnswer([pending("a", true), pending("b")], undefined).interrupt.id).toBe("b");
+      expect(interruptToAnswer([pending("a", true)], undefined).interrupt.id).toBe("a");
+    });
+
+    it("refuses to guess between several decided ones, and says when there is none or no such one", () => {
+      expect(() => interruptToAnswer([pending("a", true), pending("b", true)], undefined)).toThrow("All 2 pending interrupts already have a decision; name the one to change");
+      expect(() => interruptToAnswer([], undefined)).toThrow(AgUiInterruptError);
+      expect(() => interruptToAnswer([pending("a")], "z")).toThrow("There is no pending interrupt 'z'");
+    });
+  });
+
+  describe("userMessageInput", () => {
+    it("records the message and answers pending interrupts as cancelled, their calls' results before it", () => {
+      const call: Message = { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete", arguments: "{}" } }] };
+      const conversation = new Conversation({ threadId: "t", messages: [call], state: { n: 1 } });
+      conversation.addPendingInterrupts([{ id: "i1", reason: "approval", toolCallId: "t1" }]);
+      const { runFields } = resolveOptions({ run: () => EMPTY, forwardedProps: { tenant: "x" } });
+      const input = userMessageInput(conversation, { id: "u1", input: { text: "No, something else" } } as never, runFields);
+      expect(input.messages.map((message) => [message.id, message.role])).toEqual([["a1", "assistant"], ["t1-decision", "tool"], ["u1", "user"]]);
+      expect(input.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
+      expect([input.threadId, input.state, input.forwardedProps]).toEqual(["t", { n: 1 }, { tenant: "x" }]);
+      expect(conversation.pendingInterrupts).toEqual([]);
+    });
+  });
+
+  describe("playTurn", () => {
+    it("tells whether the turn's first run began and how it failed, as a value", async () => {
+      await expect(playTurn(of(RUN_BEGAN, { kind: "run.ended" as const }))).resolves.toEqual({ began: true });
+      await expect(playTurn(EMPTY)).resolves.toEqual({ began: false });
+      const error = new AgUiRunError("boom");
+      await expect(playTurn(throwError(() => error))).resolves.toEqual({ began: false, failure: { error } });
+    });
+
+    it("waits for the runs to end", async () => {
+      let settled = false;
+      void playTurn(NEVER).then(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(settled).toBe(false);
+    });
+  });
+});
