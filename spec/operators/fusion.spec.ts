@@ -117,6 +117,24 @@ describe("createOperator", () => {
       expect(seen).toEqual(["B"]);
     });
 
+    it("with checkReactsTo, fails a stage that acts on, or reads, what its reactsTo leaves out, and lets a faithful one pass", () => {
+      const values = { a: { type: "A", text: "x" }, b: { type: "B" } };
+      const tag = createOperator<{ type: string }, { type: string }>((out) => ({ next: (value) => out.next({ type: `${value.type}.` }) }));
+      const faithful = createOperator<{ type: string }, { type: string }>((out) => ({ next: (value) => out.next(value.type === "B" ? { type: "B!" } : value) }), ["B"]);
+      const acting = createOperator<{ type: string }, { type: string }>((out) => ({ next: (value) => out.next({ type: `${value.type}!` }) }), ["B"]);
+      const reading = createOperator<{ type: string; text?: string }, { type: string }>((out) => ({ next: (value) => out.next(value.text === "never" ? { type: "never" } : value) }), ["B"]);
+      const run = (stage: OperatorFunction<never, unknown>) =>
+        testScheduler().run(({ cold, expectObservable }) => {
+          expectObservable(pipeFused(cold("-a-b-|", values), [stage, tag] as OperatorFunction<unknown, unknown>[], { checkReactsTo: true })).toBe(expected.shift()!, expectedValues.shift(), errors.shift());
+        });
+      const expected = ["-x-y-|", "-#", "-#"];
+      const expectedValues = [{ x: { type: "A." }, y: { type: "B!." } }, undefined, undefined];
+      const errors = [undefined, new Error("Fused stage 1 of 2 acted on a 'A', which its reactsTo [B] does not list"), new Error("Fused stage 1 of 2 read 'text' of a 'A', which its reactsTo [B] does not list")];
+      run(faithful);
+      run(acting);
+      run(reading);
+    });
+
     it("runs other operators between fused runs as they are", () => {
       const log: string[] = [];
       testScheduler().run(({ cold, expectObservable }) => {
