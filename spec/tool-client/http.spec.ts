@@ -1,7 +1,8 @@
 import { asyncScheduler, defer, Observable, throwError } from "rxjs";
 import { parseRetryAfter } from "../../src/tool-client/body";
 import { errorFromProblem, ToolProtocolError, ToolServerError, ToolTransportError } from "../../src/tool-client/errors";
-import { reachedServer, retryDelay, retryPolicy, type HttpMethod } from "../../src/tool-client/http";
+import { reachedServer, type HttpMethod } from "../../src/tool-client/http";
+import { retryDelay, retryPolicy } from "../../src/tool-client/retryPolicy";
 import { testScheduler } from "../support/marbles";
 
 const policy = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_000 };

@@ -4,7 +4,8 @@ import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_SIZE, eventStream$, resumabl
 import { firstValueOrAbort } from "./firstValueOrAbort";
 import { asVercelTools, toolDefinitions, type FrameworkToolOptions, type ToolDefinition, type VercelToolFactory } from "./frameworkTools";
 import { randomId } from "../internal/ids";
-import { attempt$, canBeHeader, checkedDuration, checkedSize, pathSegment, retryPolicy, retrySettings, type JsonAnswer, type RequestSpec, type Transport, type RetryPolicy } from "./http";
+import { attempt$, canBeHeader, checkedDuration, checkedSize, pathSegment, type JsonAnswer, type RequestSpec, type Transport } from "./http";
+import { retryPolicy, retrySettings, type RetryPolicy } from "./retryPolicy";
 import {
   readPayload,
   wire,
