@@ -27,7 +27,7 @@ export { conversationOf, snapshotOf, SNAPSHOT_VERSION, type ConversationSnapshot
 export { parseSnapshot, type SnapshotLimits } from "./persistence/schema";
 export { ResponseDraft, type TranscriptDecision, type TranscriptEntry, type TranscriptFeedback, type TranscriptRequest, type TranscriptResponse } from "./persistence/transcript";
 export { recordChunks } from "./persistence/recordChunks";
-export { historyItemsOf, type CarbonHistoryItem, type CarbonHistoryRequest, type CarbonHistoryResponse, type RestoreOptions } from "./persistence/restore";
+export { historyItemsOf, splitAtTurns, type CarbonHistoryItem, type CarbonHistoryRequest, type CarbonHistoryResponse, type RestoreOptions } from "./persistence/restore";
 export { summaryOf, type ConversationStore, type ThreadSummary } from "./persistence/store";
 export { memoryStore } from "./persistence/memoryStore";
 export { indexedDbStore, type IndexedDbStoreOptions } from "./persistence/indexedDbStore";
