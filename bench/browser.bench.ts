@@ -17,7 +17,11 @@
  * `coalesce: false`, at full speed and with the CPU
  * throttled 4×, `--runs` times (default 3) interleaved.
  *
- * `--only=burst` or `--only=long` runs one part; `--seconds=5` a short answer;
+ * Then restoring (bench/restore.ts): a 200-turn conversation written into the demo's IndexedDB store, the page
+ * opened on its thread, until its last message (a pending card) shows, against the page on an empty thread.
+ * The long answer runs with the demo's store attached, as the demo does, and without (`persist=off`).
+ *
+ * `--only=burst`, `--only=long` or `--only=restore` runs one part; `--seconds=5` a short answer;
  * `--configs=1,2` some long-answer configurations (by index); `--traces=dir`
  * saves each long-answer run's Chrome trace there.
  */
@@ -28,6 +32,7 @@ import { startWebDemo } from "../examples/web/serve";
 import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "../spec/e2e/browser";
 import { installProbe, probeSaw, readProbe } from "../spec/e2e/probe";
 import { CHARS_PER_SECOND, markdownAnswer, measureLongAnswer, startPacedAgent, type LongAnswerRun } from "./longAnswer";
+import { measureRestore } from "./restore";
 
 const RUNS = 5;
 
@@ -138,6 +143,8 @@ const LONG_CONFIGS = [
   { name: "window capped at 300 ms (as before)", query: "maxWindow=300", throttle: 4 },
   { name: "`coalesce: false`", query: "coalesce=off", throttle: 1 },
   { name: "`coalesce: false`", query: "coalesce=off", throttle: 4 },
+  { name: "default, no store", query: "coalesce=on&persist=off", throttle: 1 },
+  { name: "default, no store", query: "coalesce=on&persist=off", throttle: 4 },
 ];
 
 async function longAnswer() {
@@ -179,9 +186,28 @@ async function longAnswer() {
   }
 }
 
+async function restore() {
+  const demo = await startWebDemo();
+  const browser = await launchChromium();
+  try {
+    const measured = [];
+    for (let run = 0; run < RUNS; run++) measured.push(await measureRestore(browser, demo.url, 200));
+    console.log(`\nRestoring a 200-turn conversation from IndexedDB into Carbon; ${RUNS} runs; median (each run). Times in ms from the navigation (the test driver's clock).\n`);
+    console.log("| page | until shown |");
+    console.log("|---|---|");
+    console.log(`| empty thread: Carbon's home screen | ${spread(measured.map((one) => one.emptyMs))} |`);
+    console.log(`| 200 turns: the last message (a pending card) | ${spread(measured.map((one) => one.restoredMs))} |`);
+    console.log(`| difference: restoring | ${spread(measured.map((one) => one.restoredMs - one.emptyMs))} |`);
+  } finally {
+    await browser.close();
+    await demo.close();
+  }
+}
+
 async function main() {
-  if (ONLY !== "long") await burst();
-  if (ONLY !== "burst") await longAnswer();
+  if (ONLY === "all" || ONLY === "burst") await burst();
+  if (ONLY === "all" || ONLY === "long") await longAnswer();
+  if (ONLY === "all" || ONLY === "restore") await restore();
 }
 
 void main();

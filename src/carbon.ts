@@ -179,3 +179,19 @@ export type CustomSendMessage = (
   options: CarbonSendMessageOptions,
   instance: CarbonChatInstance,
 ) => Promise<void>;
+
+/** A Carbon instance whose chat the adapter replaces when it switches threads (Carbon's `ChatInstance` is one). */
+export interface CarbonThreadInstance extends CarbonChatInstance {
+  messaging: CarbonChatInstance["messaging"] & {
+    clearConversation(): Promise<void>;
+    insertHistory(items: any[]): Promise<void>;
+  };
+}
+
+/**
+ * Carbon's `messaging.customLoadHistory`. The items are `CarbonHistoryItem`s
+ * (see `historyItemsOf`), typed loosely so that the function fits Carbon's
+ * own type, whose enums our plain strings cannot be assigned to;
+ * spec/persistence/restore.spec.ts checks them against Carbon's `HistoryItem`.
+ */
+export type CustomLoadHistory = (instance?: CarbonChatInstance) => Promise<any[]>;

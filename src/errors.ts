@@ -190,3 +190,53 @@ export class AgUiInterruptError extends CarbonAgUiError {
 export class AgUiFrontendToolError extends CarbonAgUiError {
   override readonly name = "AgUiFrontendToolError";
 }
+
+/**
+ * A stored conversation that cannot be restored: not a snapshot, a version
+ * this library does not read, or a field that does not fit. Nothing of it is
+ * used: the chat starts empty (and says so through `onError`).
+ */
+export class AgUiSnapshotError extends CarbonAgUiError {
+  override readonly name = "AgUiSnapshotError";
+  constructor(
+    message: string,
+    /** Where it does not fit, one entry per problem (at most 10): "messages.3.role: Invalid input". Never the values. */
+    readonly problems: readonly string[] = [],
+  ) {
+    super(problems.length === 0 ? message : `${message}: ${problems.join("; ")}`);
+  }
+}
+
+/** A conversation store failed (a full quota, storage turned off, a server that did not answer); reported, the chat goes on. */
+export class AgUiStoreError extends CarbonAgUiError {
+  override readonly name = "AgUiStoreError";
+  constructor(
+    /** What failed. */
+    readonly operation: "load" | "save" | "remove" | "list",
+    /** The thread concerned, when there is one. */
+    readonly threadId: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(`The conversation store failed to ${operation}${threadId === undefined ? "" : ` thread '${threadId}'`}: ${reasonOf(options?.cause)}`, options);
+  }
+}
+
+/** What a store's failure says: its message, after its name when that tells more (a DOMException's "QuotaExceededError"). */
+function reasonOf(cause: unknown): string {
+  if (typeof cause === "string") return cause;
+  const { name, message } = (cause ?? {}) as { name?: unknown; message?: unknown };
+  if (typeof message !== "string") return "unknown error";
+  return typeof name !== "string" || name === "Error" || message.startsWith(name) ? message : `${name}: ${message}`;
+}
+
+/**
+ * Another tab (or window) of the origin saved the thread this chat shows:
+ * the last save wins, so this chat's next save replaces what that tab saved.
+ * Given to `onWarning`; reload to see the other tab's conversation.
+ */
+export class AgUiThreadSavedElsewhereError extends CarbonAgUiError {
+  override readonly name = "AgUiThreadSavedElsewhereError";
+  constructor(readonly threadId: string) {
+    super(`Thread '${threadId}' was saved in another tab; the next save here replaces it (reload to see that tab's conversation)`);
+  }
+}

@@ -23,6 +23,16 @@ export { escapeHtml } from "./operators/render/escapeHtml";
 export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
+export { conversationOf, snapshotOf, SNAPSHOT_VERSION, type ConversationSnapshot } from "./persistence/snapshot";
+export { parseSnapshot, type SnapshotLimits } from "./persistence/schema";
+export { ResponseDraft, type TranscriptDecision, type TranscriptEntry, type TranscriptFeedback, type TranscriptRequest, type TranscriptResponse } from "./persistence/transcript";
+export { recordChunks } from "./persistence/recordChunks";
+export { historyItemsOf, splitAtTurns, type CarbonHistoryItem, type CarbonHistoryRequest, type CarbonHistoryResponse, type RestoreOptions } from "./persistence/restore";
+export { summaryOf, type ConversationStore, type ThreadSummary } from "./persistence/store";
+export { memoryStore } from "./persistence/memoryStore";
+export { indexedDbStore, type IndexedDbStoreOptions } from "./persistence/indexedDbStore";
+export type { PersistenceOptions } from "./persistence/threads";
+
 export {
   createClarificationCard,
   createDecisionCard,
@@ -49,6 +59,9 @@ export {
   AgUiProtocolError,
   AgUiRunError,
   AgUiPatchError,
+  AgUiSnapshotError,
+  AgUiStoreError,
+  AgUiThreadSavedElsewhereError,
   CarbonAgUiError,
   SseFrameTooLargeError,
 } from "./errors";
@@ -102,5 +115,7 @@ export {
   type CarbonSendMessageOptions,
   type CarbonStreamChunk,
   type CarbonTextItem,
+  type CarbonThreadInstance,
+  type CustomLoadHistory,
   type CustomSendMessage,
 } from "./carbon";

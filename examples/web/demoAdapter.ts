@@ -1,9 +1,14 @@
-import { CarbonAgUiAdapter, createSseRunner } from "carbon-agui-rx";
+import { AgUiSnapshotError, AgUiStoreError, AgUiThreadSavedElsewhereError, CarbonAgUiAdapter, createSseRunner, indexedDbStore } from "carbon-agui-rx";
 
-/** The adapter both demo pages use: the page's agent, merging per `?coalesce=`, and the demo agent's way of asking for details. */
-export function demoAdapter(): CarbonAgUiAdapter {
+/**
+ * The adapter both demo pages use: the page's agent, merging per `?coalesce=`, the demo agent's way of asking for
+ * details, and conversations kept in IndexedDB (unless `?persist=off`) under the thread id in the page's URL
+ * (`?thread=`), which follows the adapter's thread. `notify` shows what the person should know about storage.
+ */
+export function demoAdapter(notify: (text: string) => void = () => undefined): CarbonAgUiAdapter {
   const params = new URLSearchParams(location.search);
-  return new CarbonAgUiAdapter({
+  const threadId = params.get("thread");
+  const adapter = new CarbonAgUiAdapter({
     run: createSseRunner({ url: window.AGUI_URL }),
     // `?coalesce=off` sends one chunk per delta, `?maxWindow=100` caps the adaptive merge window: for the browser bench to compare.
     coalesce: params.get("coalesce") !== "off" && (params.has("maxWindow") ? { maxIntervalMs: Number(params.get("maxWindow")) } : true),
@@ -14,7 +19,23 @@ export function demoAdapter(): CarbonAgUiAdapter {
       const { phase, ask } = (state ?? {}) as { phase?: string; ask?: string };
       return phase === "needs_detail" ? { ...(ask !== undefined && { question: ask }) } : false;
     },
+    ...(threadId && { threadId }),
+    ...(params.get("persist") !== "off" && { persistence: { store: indexedDbStore() } }),
+    onError: (error) => {
+      if (error instanceof AgUiStoreError || error instanceof AgUiSnapshotError) notify(error.message);
+    },
+    onWarning: (warning) => {
+      if (warning instanceof AgUiThreadSavedElsewhereError) notify("This conversation changed in another tab. What you send here replaces that; reload to see the other tab's version.");
+      else console.warn(`carbon-agui-rx: ${warning.message}`);
+    },
   });
+  // The thread in the URL: a reload comes back to it, Carbon's restart moves the URL to the new thread.
+  adapter.threadId$.subscribe((current) => {
+    const url = new URL(location.href);
+    url.searchParams.set("thread", current);
+    history.replaceState(history.state, "", url);
+  });
+  return adapter;
 }
 
 declare global {

@@ -3,35 +3,43 @@
  * through carbon-agui-rx. No React code of our own; Carbon mounts its own.
  */
 import "@carbon/ai-chat/dist/es/web-components/cds-aichat-custom-element/index.js";
-import { renderDecisionCards, type CarbonChatInstance, type CarbonEventBus } from "carbon-agui-rx";
+import { renderDecisionCards, type CarbonEventBus, type CarbonThreadInstance } from "carbon-agui-rx";
 import { demoAdapter } from "./demoAdapter";
+import { sidePanel, threadsPanel } from "./threadsPanel";
 
 declare global {
   interface Window {
     /** For the end-to-end tests: Carbon's instance. */
-    chatInstance: CarbonEventBus & CarbonChatInstance;
+    chatInstance: CarbonEventBus & CarbonThreadInstance;
   }
 }
 
-const adapter = demoAdapter();
+// What the person should know about storage (a full quota, a conversation that could not be restored, another tab).
+const notice = document.createElement("p");
+notice.className = "notice";
+notice.setAttribute("role", "status");
+notice.hidden = true;
+const adapter = demoAdapter((text) => {
+  notice.textContent = text;
+  notice.hidden = false;
+});
 window.adapter = adapter;
 
 // A side panel with the agent's shared state, as it changes.
-const stateSection = document.createElement("section");
-stateSection.className = "state-panel";
-stateSection.setAttribute("aria-labelledby", "state-heading");
-const stateHeading = document.createElement("h2");
-stateHeading.id = "state-heading";
-stateHeading.textContent = "Agent's shared state";
+const stateSection = sidePanel("state", "Agent's shared state");
 const statePanel = document.createElement("pre");
 statePanel.className = "state";
 adapter.state$.subscribe((state) => (statePanel.textContent = JSON.stringify(state, null, 2)));
-stateSection.append(stateHeading, statePanel);
-document.body.append(stateSection);
+stateSection.append(statePanel);
+const side = document.createElement("aside");
+side.className = "side";
+side.append(notice, ...(new URLSearchParams(location.search).get("persist") === "off" ? [] : [threadsPanel(adapter, () => window.chatInstance, showMessages)]), stateSection);
+document.body.append(side);
 
 const chat = document.createElement("cds-aichat-custom-element") as HTMLElement & Record<string, unknown>;
 chat.className = "chat";
-chat.messaging = { customSendMessage: adapter.sendMessage, skipWelcome: true };
+// The stored conversation of the thread in the URL, restored as it was (cards still answerable).
+chat.messaging = { customSendMessage: adapter.sendMessage, customLoadHistory: adapter.loadHistory, skipWelcome: true };
 chat.assistantName = "Demo agent";
 // Carbon's own "Restart conversation" button in the header: the adapter starts a new thread on it, even mid-answer.
 chat.header = { showRestartButton: true };
@@ -47,9 +55,18 @@ chat.homescreen = {
     buttons: ["What's the weather in Oslo?", "Please delete my old files", "E-mail ops that the deploy finished", "Book a table"].map((label) => ({ label })),
   },
 };
+/**
+ * Closes Carbon's home screen over the messages: Carbon 1.9.1 has no call for it, but turning the home screen off
+ * closes it, and turning it back on (with messages in the chat) leaves it closed, one task later.
+ */
+function showMessages() {
+  const homescreen = chat.homescreen;
+  chat.homescreen = { ...(homescreen as object), isOn: false };
+  setTimeout(() => (chat.homescreen = homescreen), 0);
+}
 chat.openChatByDefault = true;
 chat.launcher = { isOn: false };
-chat.onBeforeRender = (instance: CarbonEventBus & CarbonChatInstance) => {
+chat.onBeforeRender = (instance: CarbonEventBus & CarbonThreadInstance) => {
   window.chatInstance = instance;
   // The adapter follows Carbon's stop button and restart by itself (through this instance's event bus).
   renderDecisionCards({ instance, host: chat, adapter });

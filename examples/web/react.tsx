@@ -27,7 +27,7 @@ function Card({ data, instance }: { data: InterruptDecisionData | ClarificationD
 function App() {
   return (
     <ChatContainer
-      messaging={{ customSendMessage: adapter.sendMessage, skipWelcome: true }}
+      messaging={{ customSendMessage: adapter.sendMessage, customLoadHistory: adapter.loadHistory, skipWelcome: true }}
       assistantName="Demo agent"
       openChatByDefault
       renderUserDefinedResponse={(state, instance) => {

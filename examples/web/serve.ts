@@ -32,8 +32,14 @@ const page = (agentUrl: string) => `<!doctype html>
   html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
   body { display: grid; grid-template-columns: 1fr 16rem; }
   .chat { display: block; height: 100vh; width: 100%; order: 1; }
-  .state-panel { order: 2; padding: 1rem; background: #f4f4f4; overflow: auto; min-width: 0; }
-  .state-panel h2 { margin: 0 0 0.5rem; font-size: 0.875rem; font-weight: 600; }
+  .side { order: 2; background: #f4f4f4; overflow: auto; min-width: 0; }
+  .state-panel, .threads-panel { padding: 1rem; }
+  .state-panel h2, .threads-panel h2 { margin: 0 0 0.5rem; font-size: 0.875rem; font-weight: 600; }
+  .notice { margin: 0; padding: 0.75rem 1rem; background: #fcf4d6; border-left: 3px solid #f1c21b; font-size: 0.8rem; }
+  .threads { list-style: none; margin: 0.5rem 0 0; padding: 0; font-size: 0.8rem; }
+  .threads li { display: flex; gap: 0.25rem; margin-bottom: 0.25rem; }
+  .threads .thread { flex: 1; text-align: left; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .threads .thread[aria-current] { font-weight: 600; }
   .state { margin: 0; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 </style>
 <script>window.AGUI_URL = ${JSON.stringify(agentUrl)};</script>

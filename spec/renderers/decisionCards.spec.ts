@@ -4,7 +4,7 @@ import { EMPTY, of, throwError, type ObservableInput } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter } from "../../src/adapter";
 import type { CarbonItem } from "../../src/carbon";
-import { renderDecisionCards } from "../../src/renderers/decisionCards";
+import { createDecisionCard, renderDecisionCards } from "../../src/renderers/decisionCards";
 import { ev } from "../support/builders";
 import { waitUntil } from "../support/runs";
 
@@ -225,5 +225,32 @@ describe("renderDecisionCards", () => {
     dispose();
     // What is left is the adapter's own: it follows the stop button and the restart for as long as it lives.
     expect(carbon.listeners.map((handler) => handler.type)).toEqual(["stopStreaming", "pre:restartConversation"]);
+  });
+});
+
+describe("a decision card restored after its answer (a reload, a thread switched back to)", () => {
+  const restored = (answer: "approve" | "edit" | "reject" | "cancelled" | undefined) => {
+    const document = new JSDOM("<!doctype html>").window.document;
+    const adapter = { respondToInterrupt: async () => undefined, pendingInterrupts: [], pendingInterrupts$: of([]), interruptAnswer: () => answer };
+    const data = { kind: "interrupt" as const, interruptId: "i1", reason: "approval", message: "Send this email?" };
+    const { element } = createDecisionCard(document, data, { instance: new CarbonRecorder() as never, adapter });
+    const shown = (selector: string) => element.querySelector<HTMLElement>(selector)!;
+    return { approve: shown(".cagr-card-approve") as HTMLButtonElement, status: shown(".cagr-card-status"), note: shown(".cagr-card-note") };
+  };
+
+  it("says how it was answered, its buttons disabled", () => {
+    const { approve, status } = restored("edit");
+    expect(status.textContent).toBe("Approved with your changes.");
+    expect(status.hidden).toBe(false);
+    expect(approve.disabled).toBe(true);
+  });
+
+  it("says a message sent instead cancelled it", () => {
+    expect(restored("cancelled").note.textContent).toBe("Not answered: a message sent instead cancelled this request.");
+  });
+
+  it("says nothing it does not know", () => {
+    const { status, note } = restored(undefined);
+    expect([status.hidden, note.hidden]).toEqual([true, true]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
-import { BehaviorSubject, filter, skip, switchMap, type Observable } from "rxjs";
-import { CancellationReason, type CarbonChatInstance, type CustomSendMessage } from "../carbon";
+import { BehaviorSubject, distinctUntilChanged, filter, map, skip, switchMap, type Observable } from "rxjs";
+import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import { Conversation, type Activity } from "../conversation";
 import { AgUiInterruptError } from "../errors";
 import { isExpired, type InterruptDecision, type PendingInterrupt } from "../hitl";
@@ -13,6 +13,8 @@ import { interruptToAnswer, resume } from "./resume";
 import { userMessageInput } from "./runInput";
 import { playTurn } from "./turnOutcome";
 import { TurnQueue } from "./turnQueue";
+import { PersistedThreads, type CarbonFeedbackEvent } from "./persistedThreads";
+import type { ThreadSummary } from "../persistence/store";
 
 export interface RespondOptions {
   /** Aborting it stops the resume, like Carbon's stop button (which stops it too). */
@@ -37,10 +39,19 @@ export class CarbonAgUiAdapter {
   private lastInstance: CarbonChatInstance | undefined;
   private readonly turns = new TurnQueue();
   private readonly errors: ErrorPolicy;
-  private readonly carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset() });
+  private readonly carbonEvents: CarbonEvents;
+  /** With `persistence`: the store's threads (docs/persistence.md). */
+  private readonly persisted: PersistedThreads | undefined;
 
   constructor(options: CarbonAgUiAdapterOptions) {
-    this.options = resolveOptions(options);
+    const resolved = resolveOptions(options);
+    const { html, allowHttp, allowUrl, onInvalidItem, onWarning } = options;
+    const restoreOptions = { ...(html !== undefined && { html }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }), ...(onInvalidItem && { onInvalidItem }) };
+    const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
+    this.persisted = options.persistence && new PersistedThreads(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), restoreOptions, onWarning }, resolved);
+    const persisted = this.persisted;
+    this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
+    this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
     const { describe, onError, rejectOnError, threadId, initialMessages, onStateChange } = this.options;
     this.errors = new ErrorPolicy(describe, onError, rejectOnError);
     this.conversations = new BehaviorSubject(this.newConversation({ ...(threadId !== undefined && { threadId }), ...(initialMessages !== undefined && { messages: initialMessages }) }));
@@ -102,8 +113,71 @@ export class CarbonAgUiAdapter {
    * the adapter has seen the instance (its event bus).
    */
   reset(): void {
-    this.conversations.next(this.newConversation({}));
+    this.adopt(this.newConversation({}));
+  }
+
+  private adopt(conversation: Conversation): void {
+    this.conversations.next(conversation);
     this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
+  }
+
+  /** The thread id, at once and on every change (a reset, a restart, a switch): for a page that keeps it in its URL. */
+  get threadId$(): Observable<string> {
+    return this.conversations.pipe(
+      map((conversation) => conversation.threadId),
+      distinctUntilChanged(),
+    );
+  }
+
+  /** Carbon's `customLoadHistory`: with `persistence`, the thread as stored, its latest `shownTurns` (docs/persistence.md). */
+  readonly loadHistory: CustomLoadHistory = async (instance) => {
+    if (instance) this.carbonEvents.follow((this.lastInstance = instance));
+    return this.persisted?.loadHistory() ?? [];
+  };
+
+  /** How many earlier turns of a restored thread its chat does not show yet; `showEarlierHistory` inserts them. */
+  get earlierTurns(): number {
+    return this.persisted?.earlierTurns() ?? 0;
+  }
+
+  showEarlierHistory(instance: CarbonThreadInstance, turns?: number): Promise<void> {
+    return this.persisted?.showEarlierHistory(instance, turns) ?? Promise.resolve();
+  }
+
+  /** How an interrupt of this thread was answered once the answer went to the agent, for a restored card. */
+  interruptAnswer(interruptId: string): "approve" | "edit" | "reject" | "cancelled" | undefined {
+    return this.persisted?.interruptAnswer(interruptId);
+  }
+
+  /** The stored threads, latest saved first. */
+  listThreads(): Promise<ThreadSummary[]> {
+    return this.persisted?.list() ?? Promise.resolve([]);
+  }
+
+  /** A new thread, and Carbon's chat cleared: rather than Carbon's `clearConversation()`, which fires no restart event. */
+  async newThread(instance?: CarbonThreadInstance): Promise<void> {
+    this.reset();
+    await instance?.messaging.clearConversation();
+  }
+
+  /** Switches to a stored thread (one not stored starts empty under that id), Carbon's chat replaced. */
+  async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
+    if (threadId === this.threadId) return;
+    this.carbonEvents.follow((this.lastInstance = instance));
+    if (this.persisted) return this.persisted.switchThread(threadId, instance);
+    this.adopt(this.newConversation({ threadId }));
+    await instance.messaging.clearConversation();
+  }
+
+  /** Removes a stored thread; the current one is replaced by a new thread. */
+  async deleteThread(threadId: string, instance?: CarbonThreadInstance): Promise<void> {
+    if (threadId === this.threadId) await this.newThread(instance);
+    await this.persisted?.remove(threadId);
+  }
+
+  /** Stops what streams and saves the current thread now, as the page does when it goes away. */
+  saveNow(): Promise<void> {
+    return this.persisted?.saveNow() ?? Promise.resolve();
   }
 
   /**
@@ -122,11 +196,13 @@ export class CarbonAgUiAdapter {
     // A message whose turn ended before it began (stopped or restarted while it waited) is not sent at all.
     const play = async () => {
       if (turn.ended) return;
+      const cancelled = turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id);
       const first = { input: userMessageInput(turn.conversation, request, this.options.runFields), ...(request.id !== undefined && { requestId: request.id }) };
+      this.persisted?.noteRequest(turn.conversation, first.input, request.input.text ?? "", cancelled);
       const { failure } = await playTurn(converse(turn, first, this.options, this.errors.describeError));
       if (failure) throw failure.error;
     };
-    return this.errors.settle(this.turns.play(turn, play));
+    return this.errors.settle(this.saved(turn, this.turns.play(turn, play)));
   };
 
   /**
@@ -151,10 +227,17 @@ export class CarbonAgUiAdapter {
     const othersUndecided = conversation.pendingInterrupts.some((entry) => !entry.decision && entry.interrupt.id !== target.interrupt.id);
     if (!othersUndecided && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", target.interrupt.id);
     conversation.decideInterrupt(target.interrupt.id, decision);
+    void this.persisted?.save(conversation);
     if (othersUndecided || !instance) return;
     this.carbonEvents.follow(instance);
     const turn = this.beginTurn(instance, [options.signal]);
-    await this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError));
+    const answering = conversation.pendingInterrupts;
+    await this.saved(turn, this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError).then(() => this.persisted?.noteAnswers(conversation, answering))));
+  }
+
+  /** `played`, after which the turn's conversation is saved (with `persistence`), whatever came of it. */
+  private saved<T>(turn: Turn, played: Promise<T>): Promise<T> {
+    return this.persisted ? played.finally(() => void this.persisted?.save(turn.conversation)) : played;
   }
 
   /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */

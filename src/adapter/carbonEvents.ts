@@ -1,14 +1,14 @@
 import type { CarbonChatInstance } from "../carbon";
 
 /**
- * Follows Carbon's stop button (any turn, a resume too) and its restart
- * (before it cancels requests) on every instance it is handed, once per
- * instance.
+ * Follows Carbon's stop button (any turn, a resume too), its restart
+ * (before it cancels requests) and, given a handler, feedback, on every
+ * instance it is handed, once per instance.
  */
 export class CarbonEvents {
   private readonly followed = new WeakSet<object>();
 
-  constructor(private readonly handlers: { stop: () => void; restart: () => void }) {}
+  constructor(private readonly handlers: { stop: () => void; restart: () => void; feedback?: (event: never) => void }) {}
 
   follow(instance: CarbonChatInstance): void {
     if (!instance.on || this.followed.has(instance)) return;
@@ -16,6 +16,7 @@ export class CarbonEvents {
     instance.on([
       { type: "stopStreaming", handler: () => this.handlers.stop() },
       { type: "pre:restartConversation", handler: () => this.handlers.restart() },
+      ...(this.handlers.feedback ? [{ type: "feedback", handler: this.handlers.feedback }] : []),
     ]);
   }
 }

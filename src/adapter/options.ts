@@ -3,7 +3,9 @@ import type { Observable, SchedulerLike } from "rxjs";
 import { describeError } from "../describeError";
 import type { CarbonAgUiError } from "../errors";
 import { frameScheduler } from "../internal/frameScheduler";
+import type { Conversation } from "../conversation";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
+import type { PersistenceOptions } from "../persistence/threads";
 import type { RunAgent } from "../runners/runAgent";
 
 /** The `agUiToCarbon()` options the adapter passes on to every run. */
@@ -72,6 +74,15 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    * expiry. Default: animation frames in a browser, else the async scheduler.
    */
   scheduler?: SchedulerLike;
+  /**
+   * Keeps each conversation in a store, so a reload brings it back
+   * (`loadHistory` as Carbon's `customLoadHistory`) and earlier threads can be
+   * listed and switched to. Saved at the end of every turn, on decisions,
+   * feedback and `pagehide` (which stops what streams); never per delta. A
+   * failing store or a snapshot that does not fit goes to `onError`; the chat
+   * goes on. See docs/persistence.md.
+   */
+  persistence?: PersistenceOptions;
 }
 
 /** An AG-UI tool, with a `handler` when the browser runs it. */
@@ -110,6 +121,8 @@ export interface ResolvedOptions {
   describe: ((error: unknown) => string | undefined) | undefined;
   /** The `agUiToCarbon()` options of one run. */
   pipeline(parts: RunPipelineParts): AgUiToCarbonOptions;
+  /** With `persistence`, each run's response id and where its chunks are recorded (set by the adapter). */
+  recording: (conversation: Conversation, requestId: string | undefined) => Pick<AgUiToCarbonOptions, "responseId" | "record">;
 }
 
 export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {
@@ -133,6 +146,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     onError: options.onError,
     rejectOnError,
     describe: options.describeError === false ? undefined : (options.describeError ?? describeError),
+    recording: () => ({}),
     pipeline: ({ stop, requestId, renderCost, describeError: describe }) => ({
       ...passedOn,
       stop,

@@ -38,7 +38,9 @@ export function runEvents(turn: Turn, input: RunAgentInput, options: ResolvedOpt
     );
   }).pipe(
     withPrelude(prelude),
-    eachRun(stop, options.scheduler, () => (run) => defer(() => pipeFused(run, agUiToCarbonStages(pipeline, turn.conversation, isRunFinished)) as Observable<RunElement>)),
+    eachRun(stop, options.scheduler, () => (run) =>
+      defer(() => pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, parts.requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
+    ),
   );
 }
 

@@ -38,6 +38,11 @@ export class TurnQueue {
     return done;
   }
 
+  /** Whether a turn is begun and not yet over. */
+  get busy(): boolean {
+    return this.live.size > 0;
+  }
+
   /** Ends the turn playing now (Carbon's stop button). */
   stopPlaying(): void {
     this.playing?.end(CancellationReason.STOP_STREAMING);

@@ -10,6 +10,7 @@ import { carbonItems } from "./map/carbonItems";
 import { clarification, type ClarificationOptions } from "./end/clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./render/coalesceDeltas";
 import { escapeHtml } from "./render/escapeHtml";
+import { recordChunks } from "../persistence/recordChunks";
 import { interruptCards } from "./end/interruptCards";
 import { expandChunks } from "./check/expandChunks";
 import { messagesSnapshot } from "./map/messagesSnapshot";
@@ -66,6 +67,13 @@ export interface AgUiToCarbonOptions
    * it displays as text, and markdown images as links (`escapeHtml()`).
    */
   html?: boolean;
+  /**
+   * Sees the turn's Carbon chunks as they are made before HTML escaping and
+   * coalescing (see `recordChunks()`): what a conversation snapshot keeps.
+   * With a string `responseId` they carry the live response's id. A throw
+   * fails the turn.
+   */
+  record?: (chunk: CarbonStreamChunk) => void;
 }
 
 export interface CoalesceOptions {
@@ -93,7 +101,7 @@ export interface CoalesceOptions {
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
  * - map: `sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot`
  * - end of run: `interruptCards → clarification → runOutcome`
- * - record and render: `applyToConversation → escapeHtml → toStreamChunks → coalesceDeltas`
+ * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
  *
  * The mapping stages read only the stream (and what the conversation held
  * when the run began); `applyToConversation` is the one that writes it.
@@ -119,7 +127,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
  * adapter and the fused runtime's property spec compose them).
  */
 export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation, keep: (instruction: CarbonInstruction) => boolean = () => false): OperatorFunction<unknown, unknown>[] {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false, record } =
     options;
   const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
   const history = conversation.messages;
@@ -150,6 +158,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     // record and render
     applyToConversation(conversation, { ...(onWarning && { onWarning }), ...(onActivity && { onActivity }) }),
+    ...(record ? [recordChunks(record, options)] : []),
     ...(html ? [] : [escapeHtml()]),
     toStreamChunksKeeping(options, keep as (instruction: CarbonInstruction) => instruction is CarbonInstruction),
     ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),

@@ -23,13 +23,14 @@ export interface DecisionCardsOptions {
   instance: CarbonEventBus & CarbonChatInstance;
   /** The chat element (`cds-aichat-custom-element` or the container) the cards are slotted into. */
   host: HTMLElement;
-  /** The adapter whose interrupts the cards answer. */
-  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$">;
+  /** The adapter whose interrupts the cards answer (and, with `interruptAnswer`, how a restored card was answered). */
+  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$"> & Partial<Pick<CarbonAgUiAdapter, "interruptAnswer">>;
   /** Tells the time for `expiresAt`. Default `Date.now`. */
   now?: () => number;
 }
 
 const DECISION_LABELS: Record<InterruptDecision["type"], string> = { approve: "Approved", edit: "Approved with your changes", reject: "Rejected" };
+const CANCELLED_NOTE = "Not answered: a message sent instead cancelled this request.";
 
 /**
  * Renders decision cards (interrupts) and clarification cards in Carbon AI
@@ -146,13 +147,18 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     : { text: "", status: "note" };
   /** The interrupt as last seen pending, to tell how it left when it is gone. */
   let lastSeen: (typeof adapter.pendingInterrupts)[number] | undefined;
+  /** A card restored after its answer (a reload, a thread switched back to) says how it was answered. */
+  const answered = adapter.interruptAnswer?.(interruptId);
+  if (answered && !adapter.pendingInterrupts.some((entry) => entry.interrupt.id === interruptId)) {
+    outcome = answered === "cancelled" ? { text: CANCELLED_NOTE, status: "note" } : { text: `${DECISION_LABELS[answered]}.`, status: "finished" };
+  }
   const render = () => {
     const pending = adapter.pendingInterrupts.find((entry) => entry.interrupt.id === interruptId);
     if (!pending && lastSeen && !sending && outcome.text === "") {
       // Gone without this card sending it: sent with the others' answers, or cancelled by a message sent instead.
       outcome = lastSeen.decision
         ? { text: `${DECISION_LABELS[lastSeen.decision.type]}.`, status: "finished" }
-        : { text: "Not answered: a message sent instead cancelled this request.", status: "note" };
+        : { text: CANCELLED_NOTE, status: "note" };
     }
     lastSeen = pending;
     const armed = pending !== undefined && !sending;

@@ -150,6 +150,11 @@ function isJson(text: string): boolean {
 const escapeStep = (step: unknown) =>
   isRecord(step) ? edit(step as CarbonChainOfThoughtStep, { description: markdown, request: within({ args: toolData }), response: within({ content: toolData }) }) : step;
 
+/** Complete message options (a restored answer's) with the HTML in their markdown made to display as text, as `escapeHtml()` shows them streaming. */
+export function escapeMessageOptions(options: CarbonMessageOptions): CarbonMessageOptions {
+  return edit(options, { reasoning: within({ content: markdown, steps: each(within({ content: markdown })) }), chain_of_thought: each(escapeStep) });
+}
+
 const media = { file_accessibility: within({ transcript: within({ text: markdown }) }) };
 
 /** The fields Carbon 1.9.1 renders as markdown (with raw HTML), and the nested items, by `response_type`. */
@@ -168,7 +173,7 @@ const MARKDOWN_FIELDS: Readonly<Record<string, Record<string, Edit>>> = {
 const EVERY_ITEM = { message_item_options: within({ feedback: within({ disclaimer: markdown }) }) };
 
 /** `item` with the HTML in its markdown made to display as text, nested items too. */
-function escapeItem(item: CarbonItem): CarbonItem {
+export function escapeItem(item: CarbonItem): CarbonItem {
   const fields = Object.hasOwn(MARKDOWN_FIELDS, item.response_type) ? MARKDOWN_FIELDS[item.response_type] : undefined;
   const escaped = edit(item, { ...fields, ...EVERY_ITEM });
   return item.response_type === "conversational_search" ? escapeSearchResult(escaped) : escaped;

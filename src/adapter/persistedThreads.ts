@@ -1,0 +1,150 @@
+import type { RunAgentInput } from "@ag-ui/core";
+import type { CarbonThreadInstance } from "../carbon";
+import type { Conversation } from "../conversation";
+import { AgUiThreadSavedElsewhereError, type CarbonAgUiError } from "../errors";
+import type { PendingInterrupt } from "../hitl";
+import { randomId } from "../internal/ids";
+import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
+import { historyItemsOf, notRestoredNotice, splitAtTurns, type CarbonHistoryItem, type RestoreOptions } from "../persistence/restore";
+import type { ThreadSummary } from "../persistence/store";
+import { Threads, type PersistenceOptions } from "../persistence/threads";
+import type { TranscriptEntry } from "../persistence/transcript";
+import type { ResolvedOptions } from "./options";
+
+/** What the adapter lends its persisted threads: its current conversation, and the way to replace it. */
+export interface ThreadHost {
+  current(): Conversation;
+  /** Makes `conversation` the current one (every turn on the one before ends); a new thread without one. */
+  adopt(conversation?: Conversation): void;
+  newConversation(threadId: string): Conversation;
+  /** Whether a turn is under way (begun, not over). */
+  busy(): boolean;
+  stopAll(): void;
+  restoreOptions: RestoreOptions;
+  onWarning: ((warning: CarbonAgUiError) => void) | undefined;
+}
+
+/** The feedback bus event fields read. */
+export interface CarbonFeedbackEvent {
+  interactionType?: string;
+  message?: { id?: string };
+  messageItem?: { message_item_options?: { feedback?: { id?: string } } };
+  isPositive?: boolean;
+  text?: string;
+  categories?: string[];
+}
+
+/**
+ * The adapter's `persistence`: each conversation's transcript recorded as it
+ * is shown, saved at a turn's end, on decisions, feedback and `pagehide`;
+ * threads loaded into Carbon (the latest `shownTurns`, earlier ones on
+ * demand), listed, switched to and deleted. See docs/persistence.md.
+ */
+export class PersistedThreads {
+  private readonly threads: Threads;
+  /** What a restored conversation's chat does not show yet. */
+  private readonly unshown = new WeakMap<Conversation, TranscriptEntry[]>();
+
+  constructor(
+    private readonly persistence: PersistenceOptions,
+    private readonly host: ThreadHost,
+    options: ResolvedOptions,
+  ) {
+    const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && host.onWarning?.(new AgUiThreadSavedElsewhereError(threadId));
+    this.threads = new Threads(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
+    // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
+    // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer).
+    globalThis.addEventListener?.("pagehide", () => {
+      const changing = host.busy() || this.threads.hasUnsaved(host.current().threadId);
+      host.stopAll();
+      if (changing) this.threads.saveBeforeUnload(host.current());
+    });
+  }
+
+  /** The run's response id and where its chunks are recorded. */
+  recording(conversation: Conversation, requestId: string | undefined): Pick<AgUiToCarbonOptions, "responseId" | "record"> {
+    const log = this.threads.logOf(conversation);
+    const time = this.threads.now();
+    return { responseId: randomId(), record: (chunk) => log.addChunk(chunk, time, requestId) };
+  }
+
+  /** A message's turn begins: its text, and the interrupts it cancels. */
+  noteRequest(conversation: Conversation, input: RunAgentInput, text: string, cancelled: readonly string[]): void {
+    const log = this.threads.logOf(conversation);
+    for (const interruptId of cancelled) log.addDecision(interruptId, "cancelled", this.threads.now());
+    const message = input.messages.at(-1);
+    if (message) log.addRequest(message.id, text, this.threads.now());
+  }
+
+  /** The decisions a resume carried went to the agent. */
+  noteAnswers(conversation: Conversation, answered: readonly PendingInterrupt[]): void {
+    const log = this.threads.logOf(conversation);
+    for (const { interrupt, decision } of answered) log.addDecision(interrupt.id, decision?.type ?? "reject", this.threads.now());
+  }
+
+  save(conversation: Conversation): Promise<void> {
+    return this.threads.save(conversation);
+  }
+
+  async loadHistory(): Promise<CarbonHistoryItem[]> {
+    const { threadId } = this.host.current();
+    const loaded = await this.threads.load(threadId);
+    if (loaded === "none") return [];
+    if (loaded === "refused") {
+      if (this.host.current().threadId === threadId) this.host.adopt();
+      return [notRestoredNotice(this.threads.now())];
+    }
+    this.host.adopt(loaded.conversation);
+    return this.latestHistory(loaded.conversation, loaded.log.toEntries());
+  }
+
+  private latestHistory(conversation: Conversation, transcript: readonly TranscriptEntry[]): CarbonHistoryItem[] {
+    const { earlier, later } = splitAtTurns(transcript, this.persistence.shownTurns ?? 5);
+    this.unshown.set(conversation, earlier);
+    return historyItemsOf(later, this.host.restoreOptions);
+  }
+
+  earlierTurns(): number {
+    return (this.unshown.get(this.host.current()) ?? []).filter((entry) => entry.kind === "request").length;
+  }
+
+  async showEarlierHistory(instance: CarbonThreadInstance, turns = this.persistence.shownTurns ?? 5): Promise<void> {
+    const conversation = this.host.current();
+    const { earlier, later } = splitAtTurns(this.unshown.get(conversation) ?? [], turns);
+    this.unshown.set(conversation, earlier);
+    if (later.length > 0) await instance.messaging.insertHistory(historyItemsOf(later, this.host.restoreOptions));
+  }
+
+  interruptAnswer(interruptId: string) {
+    return this.threads.logOf(this.host.current()).answerOf(interruptId);
+  }
+
+  list(): Promise<ThreadSummary[]> {
+    return this.threads.list();
+  }
+
+  async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
+    const loaded = await this.threads.load(threadId);
+    this.host.adopt(typeof loaded === "object" ? loaded.conversation : this.host.newConversation(threadId));
+    await instance.messaging.clearConversation();
+    if (typeof loaded === "object") await instance.messaging.insertHistory(this.latestHistory(loaded.conversation, loaded.log.toEntries()));
+  }
+
+  remove(threadId: string): Promise<void> {
+    return this.threads.remove(threadId);
+  }
+
+  saveNow(): Promise<void> {
+    this.host.stopAll();
+    return this.threads.save(this.host.current());
+  }
+
+  /** Feedback submitted on an answer of the current thread joins its transcript, and is saved. */
+  keepFeedback({ interactionType, message, messageItem, isPositive, text, categories }: CarbonFeedbackEvent): void {
+    const feedbackId = messageItem?.message_item_options?.feedback?.id;
+    if (interactionType !== "submitted" || message?.id === undefined || feedbackId === undefined) return;
+    const feedback = { is_positive: isPositive === true, ...(text !== undefined && { text }), ...(categories && { categories }) };
+    const conversation = this.host.current();
+    if (this.threads.logOf(conversation).setFeedback(message.id, feedbackId, feedback)) void this.threads.save(conversation);
+  }
+}

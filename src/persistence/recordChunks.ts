@@ -1,0 +1,36 @@
+import { Subject, type MonoTypeOperatorFunction } from "rxjs";
+import type { CarbonStreamChunk } from "../carbon";
+import type { PipelineElement } from "../instructions";
+import { createOperator } from "../operators/fusion";
+import { toStreamChunks, type ToStreamChunksOptions } from "../operators/render/toStreamChunks";
+
+/**
+ * Passes everything through unchanged, and gives `record` the Carbon chunks
+ * the instructions so far make, as `toStreamChunks(options)` makes them: put
+ * before `escapeHtml()`, what a snapshot keeps is the agent's text as it
+ * was, which restoring escapes as live text is. With the same string
+ * `responseId`, the recorded chunks carry the live response's id. A failed
+ * turn's error stays in the pipeline: the record only ends.
+ *
+ * ```
+ * source: --d--t|    d: item.delta "Hi"; t: turn.end finished
+ * result: --d--t|    record sees: partial_item "Hi", then final_response
+ * ```
+ */
+export function recordChunks(record: (chunk: CarbonStreamChunk) => void, options: ToStreamChunksOptions): MonoTypeOperatorFunction<PipelineElement> {
+  return createOperator<PipelineElement, PipelineElement>(
+    (out) => {
+      const recorded = new Subject<PipelineElement>();
+      recorded.pipe(toStreamChunks(options)).subscribe({ next: record, error: () => undefined });
+      return {
+        next(element) {
+          recorded.next(element);
+          out.next(element);
+        },
+        complete: () => recorded.complete(),
+        error: () => recorded.complete(),
+      };
+    },
+    ["item.delta", "item.complete", "options", "turn.end"],
+  );
+}

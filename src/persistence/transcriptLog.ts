@@ -1,0 +1,64 @@
+import type { CarbonStreamChunk } from "../carbon";
+import { ResponseDraft, type TranscriptDecision, type TranscriptEntry, type TranscriptFeedback } from "./transcript";
+
+/**
+ * What the chat of one conversation showed, as it grows: the requests, and
+ * each response built from its chunks (see `ResponseDraft`), kept in the
+ * order they began, and how each interrupt was answered. Reading it joins
+ * what still streams.
+ */
+export class TranscriptLog {
+  private readonly entries: (TranscriptEntry | ResponseDraft)[];
+  /** Responses whose final response has not come, by response id. */
+  private readonly drafts = new Map<string, ResponseDraft>();
+  /** The answer of each interrupt answered, by id. */
+  private readonly answers = new Map<string, TranscriptDecision["answer"]>();
+
+  constructor(entries: readonly TranscriptEntry[] = []) {
+    this.entries = [...entries];
+    for (const entry of entries) if (entry.kind === "decision") this.answers.set(entry.interruptId, entry.answer);
+  }
+
+  addDecision(interruptId: string, answer: TranscriptDecision["answer"], time: string): void {
+    this.entries.push({ kind: "decision", interruptId, answer, time });
+    this.answers.set(interruptId, answer);
+  }
+
+  answerOf(interruptId: string): TranscriptDecision["answer"] | undefined {
+    return this.answers.get(interruptId);
+  }
+
+  addRequest(id: string, text: string, time: string): void {
+    this.entries.push({ kind: "request", id, text, time });
+  }
+
+  /** A chunk, into its response's draft (begun by its first chunk, at `time`); a final response makes the entry. */
+  addChunk(chunk: CarbonStreamChunk, time: string, requestId?: string): void {
+    const id = "final_response" in chunk ? chunk.final_response.id : chunk.streaming_metadata.response_id;
+    let draft = this.drafts.get(id);
+    if (!draft) {
+      draft = new ResponseDraft(id, time, requestId);
+      this.drafts.set(id, draft);
+      this.entries.push(draft);
+    }
+    draft.add(chunk);
+    if (!draft.finished) return;
+    this.drafts.delete(id);
+    this.entries[this.entries.lastIndexOf(draft)] = draft.toEntry();
+  }
+
+  /** Feedback given on an item of a response (replacing earlier feedback with the same id); false when the response is not here. */
+  setFeedback(responseId: string, feedbackId: string, feedback: TranscriptFeedback): boolean {
+    for (let at = this.entries.length - 1; at >= 0; at--) {
+      const entry = this.entries[at]!;
+      if (entry instanceof ResponseDraft || entry.kind !== "response" || entry.id !== responseId) continue;
+      this.entries[at] = { ...entry, feedback: { ...entry.feedback, [feedbackId]: feedback } };
+      return true;
+    }
+    return false;
+  }
+
+  toEntries(): TranscriptEntry[] {
+    return this.entries.map((entry) => (entry instanceof ResponseDraft ? entry.toEntry() : entry));
+  }
+}
