@@ -41,3 +41,52 @@ describe.each(["copilotkit", "mastra"])("the demo page in Chromium against a rea
     }
   });
 });
+
+// The demo page against a LangGraph.js graph behind the LangGraph API server, as `npm run demo:langgraph` serves it.
+describe("the demo page in Chromium against a real LangGraph graph", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
+  it("answers, shows a backend tool's step, and takes an approval and two parallel decisions through the graph's interrupts", async () => {
+    const agent = await serveFramework("langgraph");
+    const demo = await startWebDemo(agent.url);
+    const page = await browser.newPage(PAGE_OPTIONS);
+    try {
+      const { send, snapshot } = await openChatPage(page, demo.url);
+      await send("Hello there");
+      await messages(page).getByText("You said: Hello there").waitFor();
+      await send("What's the weather?");
+      await messages(page).getByText("It is sunny in Paris, 21 °C.").waitFor();
+      await messages(page).getByText("How did I get this answer?").first().waitFor();
+      await send("Please delete the temp files");
+      const approve = page.getByRole("button", { name: "Approve", exact: true });
+      await approve.waitFor();
+      expectPage(await page.locator(".cagr-decision-card .cagr-card-action").textContent()).toBe("Action: delete_files");
+      await snapshot("langgraph-decision-card");
+      await approve.click();
+      // The resumed node's answer comes only in the run's MESSAGES_SNAPSHOT.
+      await messages(page).getByText("Deleted the files matching *.tmp.").waitFor();
+      await page.locator(".cagr-decision-card .cagr-card-status", { hasText: "Approved." }).waitFor();
+      await snapshot("langgraph-approved");
+      await send("Tidy up, please");
+      const email = page.locator(".cagr-decision-card", { hasText: "Email team@example.com?" });
+      await email.waitFor();
+      await snapshot("langgraph-parallel-cards");
+      await page.locator(".cagr-decision-card", { hasText: "Delete the files matching" }).last().getByRole("button", { name: "Approve", exact: true }).click();
+      await email.getByRole("button", { name: "Reject", exact: true }).click();
+      await messages(page).getByText("OK, no email.").waitFor();
+      await messages(page).getByText("Deleted the files matching *.tmp.").nth(1).waitFor();
+      await messages(page).getByText("OK, no email.").scrollIntoViewIfNeeded();
+      await snapshot("langgraph-parallel-answered");
+      await send("Thanks");
+      await messages(page).getByText("You said: Thanks").waitFor();
+    } finally {
+      await page.close();
+      await demo.close();
+      await agent.close();
+    }
+  });
+});
