@@ -1,0 +1,125 @@
+import type { Message } from "@ag-ui/core";
+import { CancellationReason, fromAgent } from "carbon-agui-rx";
+import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
+import type { ConfirmedCall } from "../../examples/frameworks/langgraphGraph";
+import { Chat, waitUntil } from "./partners";
+
+/** A message as both sides can say it: who, what, which calls or which call it answers. */
+interface Said {
+  id: string | undefined;
+  role: string;
+  content: string;
+  toolCalls?: { id: string; name: string; args: unknown }[];
+  toolCallId?: string;
+}
+
+/** A LangChain message of the thread's state (the server's JSON), as `Said`. */
+function fromLangGraph(message: Record<string, unknown>): Said {
+  const roles: Record<string, string> = { human: "user", ai: "assistant", tool: "tool", system: "system" };
+  const calls = (message.tool_calls as { id: string; name: string; args: unknown }[] | undefined) ?? [];
+  return {
+    id: message.id as string | undefined,
+    role: roles[String(message.type)] ?? String(message.type),
+    content: typeof message.content === "string" ? message.content : JSON.stringify(message.content),
+    ...(calls.length > 0 && { toolCalls: calls.map(({ id, name, args }) => ({ id, name, args })) }),
+    ...(typeof message.tool_call_id === "string" && { toolCallId: message.tool_call_id }),
+  };
+}
+
+/** An AG-UI message the adapter keeps, as `Said`. */
+function fromAdapter(message: Message): Said {
+  const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
+  return {
+    id: message.id,
+    role: message.role,
+    content: typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? ""),
+    ...(calls.length > 0 && { toolCalls: calls.map((call) => ({ id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) as unknown })) }),
+    ...(message.role === "tool" && { toolCallId: message.toolCallId }),
+  };
+}
+
+// The LangGraph API server, with the graph of examples/frameworks/langgraphGraph.ts, in a child process for this file.
+let server: LangGraphServer;
+beforeAll(async () => {
+  server = await startLangGraphServer();
+}, 60_000);
+afterAll(() => server?.close());
+
+/** What one confirming node's interrupt() returned, from the tool message it added. */
+interface Received {
+  tool: string;
+  interruptId: string;
+  value: unknown;
+}
+
+/** The thread's state as LangGraph keeps it: its messages, and what each confirming node got. */
+async function graphState(chat: Chat): Promise<{ messages: Said[]; received: Received[] }> {
+  const { values } = await langGraphClient(server.url).threads.getState<{ messages?: Record<string, unknown>[] }>(chat.adapter.threadId);
+  const messages = values.messages ?? [];
+  const received = messages
+    .filter((message) => message.type === "tool" && String(message.content).includes('"interruptId"'))
+    .map((message) => {
+      const { interruptId, received: value } = JSON.parse(String(message.content)) as ConfirmedCall;
+      return { tool: String(message.name), interruptId, value };
+    });
+  return { messages: messages.map(fromLangGraph), received };
+}
+
+/** The history the adapter keeps is the one LangGraph keeps, message for message. */
+async function expectSameHistory(chat: Chat): Promise<void> {
+  expect(chat.adapter.messages.map(fromAdapter)).toEqual((await graphState(chat)).messages);
+}
+
+function expectSettled(chat: Chat): void {
+  expect(chat.carbon.waitingForFinal).toEqual([]);
+  for (const finals of Object.values(chat.finalsPerMessage())) expect(finals).toBe(1);
+}
+
+const newChat = () => new Chat({ run: fromAgent(createLangGraphAgent(server.url)) });
+const lastLines = (chat: Chat, count: number) => chat.carbon.transcript().split("\n").slice(-count);
+
+describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, through @ag-ui/langgraph)", () => {
+  it("streams an answer, keeps LangGraph's history, and the next message gets its own", async () => {
+    const chat = newChat();
+    expect(await chat.say("Hello there")).toBeUndefined();
+    await expectSameHistory(chat);
+    expect(await chat.say("Once more")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe(["You: Hello there", "Assistant: You said: Hello there", "You: Once more", "Assistant: You said: Once more"].join("\n"));
+    await expectSameHistory(chat);
+    expectSettled(chat);
+  });
+
+  it("shows a backend tool as a step of the chain of thought, with the answer after it", async () => {
+    const chat = newChat();
+    expect(await chat.say("Weather in Paris?")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe(["You: Weather in Paris?", "Assistant: Let me check.", "It is sunny in Paris, 21 °C.", "  How did I get this answer? get_weather (success)"].join("\n"));
+    await expectSameHistory(chat);
+    expectSettled(chat);
+  });
+
+  it("stops the graph's run on the stop button, and the next message on the thread gets its own answer", async () => {
+    const chat = newChat();
+    const stop = new AbortController();
+    const turn = chat.say("Tell me a story", stop.signal);
+    await waitUntil(() => chat.carbon.transcript().includes("a graph"));
+    stop.abort(CancellationReason.STOP_STREAMING);
+    expect(await turn).toBeUndefined();
+    expect(lastLines(chat, 1)).toEqual(["  (Response stopped)"]);
+    expect(await chat.say("Hello")).toBeUndefined();
+    expect(lastLines(chat, 2)).toEqual(["You: Hello", "Assistant: You said: Hello"]);
+    // The story was stopped in the graph too: it never finished.
+    expect(chat.carbon.transcript()).not.toContain("pressed stop.");
+    await expectSameHistory(chat);
+    expectSettled(chat);
+  });
+
+  it("shows a node that throws once, with its reason, and the next message works", async () => {
+    const chat = newChat();
+    await chat.say("Check the inventory");
+    expect(chat.carbon.transcript()).toBe(["You: Check the inventory", "Assistant: Let me count.", "[error: This answer is incomplete. The inventory service is down.]", "  How did I get this answer? check_inventory (failure)"].join("\n"));
+    expect(await chat.say("Hello")).toBeUndefined();
+    expect(lastLines(chat, 2)).toEqual(["You: Hello", "Assistant: You said: Hello"]);
+    await expectSameHistory(chat);
+    expectSettled(chat);
+  });
+});
