@@ -97,6 +97,31 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
     expectSettled(chat);
   });
 
+  describe.each([
+    ["approve", { type: "approve" } as const, "Deleted the files matching *.tmp.", { approved: true }],
+    ["edit", { type: "edit", args: { pattern: "*.log" } } as const, "Deleted the files matching *.log.", { approved: true, args: { pattern: "*.log" } }],
+    ["reject", { type: "reject" } as const, "OK, I did not delete anything.", { __agui_cancelled__: true, interrupt_id: expect.any(String) }],
+  ])("an interrupt answered with %s", (_name, decision, continuation, received) => {
+    it("shows a decision card while the call waits, gives interrupt() the answer, shows the continuation once, and the thread goes on", async () => {
+      const chat = newChat();
+      expect(await chat.say("Delete my temp files")).toBeUndefined();
+      expect(chat.carbon.transcript()).toBe(
+        ["You: Delete my temp files", "Assistant: I need your approval first.", "[decision card: Delete the files matching *.tmp?]", "  How did I get this answer? delete_files (processing)"].join("\n"),
+      );
+      const [pending] = chat.adapter.pendingInterrupts;
+      await expectSameHistory(chat);
+      expect(await chat.decide(decision)).toBeUndefined();
+      // The resumed node's answer comes only in the run's MESSAGES_SNAPSHOT: shown once, as its own response.
+      expect(chat.carbon.transcript().split("\n").slice(4)).toEqual([`Assistant: ${continuation}`]);
+      expect((await graphState(chat)).received).toEqual([{ tool: "delete_files", interruptId: pending?.interrupt.id, value: received }]);
+      await expectSameHistory(chat);
+      expect(await chat.say("Thanks")).toBeUndefined();
+      expect(lastLines(chat, 2)).toEqual(["You: Thanks", "Assistant: You said: Thanks"]);
+      await expectSameHistory(chat);
+      expectSettled(chat);
+    });
+  });
+
   it("stops the graph's run on the stop button, and the next message on the thread gets its own answer", async () => {
     const chat = newChat();
     const stop = new AbortController();
