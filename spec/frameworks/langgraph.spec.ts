@@ -122,6 +122,28 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
     });
   });
 
+  it("takes two interrupts raised at once, answered together in one resume that reaches both nodes", async () => {
+    const chat = newChat();
+    expect(await chat.say("Please tidy up")).toBeUndefined();
+    const cards = chat.carbon.transcript().split("\n").filter((line) => line.includes("[decision card"));
+    expect(cards.sort()).toEqual(["[decision card: Delete the files matching *.tmp?]", "[decision card: Email team@example.com?]"]);
+    const [first, second] = chat.adapter.pendingInterrupts.map(({ interrupt }) => interrupt);
+    const deletion = [first, second].find((interrupt) => interrupt?.message?.startsWith("Delete"));
+    const email = [first, second].find((interrupt) => interrupt?.message?.startsWith("Email"));
+    expect(await chat.decide("approve", deletion?.id)).toBeUndefined();
+    expect(await chat.decide("reject", email?.id)).toBeUndefined();
+    const { received } = await graphState(chat);
+    const map = { [deletion?.id as string]: { status: "resolved", payload: { approved: true } }, [email?.id as string]: { status: "cancelled", payload: null } };
+    expect(received.sort((a, b) => a.tool.localeCompare(b.tool))).toEqual([
+      { tool: "delete_files", interruptId: deletion?.id, value: { __agui_resume_map__: map } },
+      { tool: "send_email", interruptId: email?.id, value: { __agui_resume_map__: map } },
+    ]);
+    expect(chat.carbon.transcript()).toMatch(/Deleted the files matching \*\.tmp\./);
+    expect(chat.carbon.transcript()).toMatch(/OK, no email\./);
+    await expectSameHistory(chat);
+    expectSettled(chat);
+  });
+
   it("stops the graph's run on the stop button, and the next message on the thread gets its own answer", async () => {
     const chat = newChat();
     const stop = new AbortController();
