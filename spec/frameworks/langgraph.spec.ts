@@ -144,6 +144,29 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
     expectSettled(chat);
   });
 
+  it("answers a message sent instead of a decision, cancels the card once, and the thread goes on", async () => {
+    const chat = newChat();
+    expect(await chat.say("Delete my temp files")).toBeUndefined();
+    expect(await chat.say("Actually, what is the weather?")).toBeUndefined();
+    expect(chat.adapter.pendingInterrupts).toEqual([]);
+    // The cancellation's run first (the graph says what it did with the cancelled call), then the message's.
+    expect(lastLines(chat, 5)).toEqual([
+      "You: Actually, what is the weather?",
+      "Assistant: OK, I did not delete anything.",
+      "Assistant: Let me check.",
+      "It is sunny in Paris, 21 °C.",
+      "  How did I get this answer? get_weather (success)",
+    ]);
+    expect(chat.carbon.transcript().match(/\[decision card/g)).toHaveLength(1);
+    expect(chat.adapter.messages.some((message) => message.role === "user" && message.content === "Actually, what is the weather?")).toBe(true);
+    expect((await graphState(chat)).received).toEqual([{ tool: "delete_files", interruptId: expect.any(String), value: { __agui_cancelled__: true, interrupt_id: expect.any(String) } }]);
+    await expectSameHistory(chat);
+    expect(await chat.say("Thanks")).toBeUndefined();
+    expect(lastLines(chat, 2)).toEqual(["You: Thanks", "Assistant: You said: Thanks"]);
+    await expectSameHistory(chat);
+    expectSettled(chat);
+  });
+
   it("stops the graph's run on the stop button, and the next message on the thread gets its own answer", async () => {
     const chat = newChat();
     const stop = new AbortController();

@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import type { Message, RunAgentInput } from "@ag-ui/core";
 import { BehaviorSubject, filter, skip, switchMap, type Observable } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CustomSendMessage } from "../carbon";
 import { Conversation, type Activity } from "../conversation";
@@ -10,8 +10,8 @@ import { ErrorPolicy } from "./errorPolicy";
 import { converse } from "./frontendTools";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
 import { interruptToAnswer, resume } from "./resume";
-import { userMessageInput } from "./runInput";
-import { playTurn } from "./turnOutcome";
+import { cancellationInput, userMessageInput } from "./runInput";
+import { playTurn, type TurnOutcome } from "./turnOutcome";
 import { TurnQueue } from "./turnQueue";
 
 export interface RespondOptions {
@@ -122,8 +122,13 @@ export class CarbonAgUiAdapter {
     // A message whose turn ended before it began (stopped or restarted while it waited) is not sent at all.
     const play = async () => {
       if (turn.ended) return;
-      const first = { input: userMessageInput(turn.conversation, request, this.options.runFields), ...(request.id !== undefined && { requestId: request.id }) };
-      const { failure } = await playTurn(converse(turn, first, this.options, this.errors.describeError));
+      const { runFields } = this.options;
+      const cancellation = cancellationInput(turn.conversation, runFields);
+      const cancelled = cancellation && (await this.playRuns(turn, cancellation, request.id));
+      // After the cancellation's run, whose MESSAGES_SNAPSHOT would leave it out: the message is kept whatever became of that run.
+      const input = userMessageInput(turn.conversation, request, runFields);
+      if (cancelled?.failure) throw cancelled.failure.error;
+      const { failure } = await this.playRuns(turn, input, request.id);
       if (failure) throw failure.error;
     };
     return this.errors.settle(this.turns.play(turn, play));
@@ -155,6 +160,11 @@ export class CarbonAgUiAdapter {
     this.carbonEvents.follow(instance);
     const turn = this.beginTurn(instance, [options.signal]);
     await this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError));
+  }
+
+  /** Plays a run of a message's turn (with the frontend-tool rounds that follow it) to its end. */
+  private playRuns(turn: Turn, input: RunAgentInput, requestId: string | undefined): Promise<TurnOutcome> {
+    return playTurn(converse(turn, { input, ...(requestId !== undefined && { requestId }) }, this.options, this.errors.describeError));
   }
 
   /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */
