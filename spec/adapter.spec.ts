@@ -186,6 +186,27 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Partly" });
   });
 
+  it("shows the whole answer when a stray event of another run comes in the middle of it, telling onInvalidEvent", async () => {
+    const invalid: string[] = [];
+    const stray = () => of(ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Whole "), ev.text("old-run", "late"), ev.text("a1", "answer."), ev.textEnd("a1"), ev.runFinished());
+    const adapter = new CarbonAgUiAdapter({ run: stray, onInvalidEvent: (_event, error) => void invalid.push(error.message) });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(carbon.transcript()).toBe("Assistant: Whole answer.");
+    expect(invalid).toEqual(["Invalid TEXT_MESSAGE_CONTENT event: no open text message 'old-run': skipped"]);
+    expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Whole answer." });
+  });
+
+  it("changes nothing the person saw or the history holds with events after RUN_ERROR (LangGraph sends snapshots and RUN_FINISHED after it)", async () => {
+    const failing = () =>
+      of(ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Partly"), ev.textEnd("a1"), ev.runError("node failed"), ev.messagesSnapshot(), ev.textStart("a2"), ev.text("a2", "late"), ev.textEnd("a2"), ev.runFinished());
+    const adapter = new CarbonAgUiAdapter({ run: failing, onError: () => undefined });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(carbon.transcript()).toBe("Assistant: Partly\n[error: This answer is incomplete. node failed.]");
+    expect(adapter.messages.map((message) => message.id)).toEqual(["u-Hi", "a1"]);
+  });
+
   it.each([
     ["rejectOnError is set", { rejectOnError: true }, "Assistant: Partly\n[error: This answer is incomplete. model overloaded.]"],
     ["describeError shows nothing", { describeError: () => undefined }, "Assistant: Partly\n  (This message was not completed. Please try again.)"],

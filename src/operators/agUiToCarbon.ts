@@ -132,7 +132,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     // check
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
     expandChunks(),
-    verifySequence(),
+    verifySequence(onInvalidEvent ? { onStrayEvent: onInvalidEvent } : {}),
     ...(stop ? [stopWhen(stop)] : []),
     ...(onEvent ? [seeEvents(onEvent)] : []),
     ...operators,
