@@ -145,7 +145,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
     // end of run
-    interruptCards({ history }),
+    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id) }),
     ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     // record and render

@@ -31,6 +31,19 @@ describe("interruptCards", () => {
     expect(conversation.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["i1", "i2"]);
   });
 
+  it("shows no second card for an interrupt whose card still waits (LangGraph re-emits a pending interrupt on a run without its resume)", () => {
+    const again = { id: "i1", reason: "approval", message: "Delete?" };
+    const fresh = { id: "i2", reason: "approval", message: "Email?" };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const finished = interrupted(again, fresh);
+      expectObservable(cold("-f----|", { f: finished }).pipe(interruptCards({ waiting: ["i1"] }))).toBe("-(bpf)|", {
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "approval", message: "Email?" }),
+        p: { kind: "interrupts.pending", interrupts: [again, fresh] },
+        f: finished,
+      });
+    });
+  });
+
   it("says what a card asks when the interrupt has no message (Mastra's suspend payload and tool, else the tool call from the history), and has the call Mastra suspended recorded", () => {
     const conversation = new Conversation({
       messages: [{ id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete_files", arguments: '{"pattern":"*.tmp"}' } }] }],

@@ -9,6 +9,8 @@ import { parseToolArguments } from "../../internal/toolArguments";
 export interface InterruptCardsOptions {
   /** The history before this run, where a call an interrupt names may have been made (a re-emitted interrupt). */
   history?: readonly Message[];
+  /** The interrupts whose cards still wait for a decision: one the run lists again (LangGraph re-emits a pending interrupt) gets no second card. */
+  waiting?: Iterable<string>;
 }
 
 /** A tool call as a card describes it. */
@@ -24,6 +26,7 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * interrupt without a `message` gets the question from its metadata (Mastra's
  * `metadata.mastra.suspendPayload`; its tool name and arguments stand in for
  * a call the run did not stream), else "Allow <tool>?" for its tool call.
+ * An interrupt whose card still waits (`waiting`) gets no second one.
  * Mastra streams no events for the call it suspended: from its metadata, the
  * call joins the history (as an assistant message named after it), so the
  * result Mastra sends on resume answers a call the next run carries.
@@ -35,6 +38,7 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  */
 export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
   const { history = [] } = options;
+  const waiting = new Set(options.waiting);
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const runCalls = new Map<string, KnownCall>();
@@ -56,6 +60,7 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
           } else if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
             const { interrupts } = element.outcome;
             for (const interrupt of interrupts) {
+              if (waiting.has(interrupt.id)) continue;
               let found = findCall(interrupt.toolCallId);
               const missingCall = found ? undefined : callFromMetadata(interrupt);
               if (missingCall) {
