@@ -10,6 +10,7 @@ import { carbonItems } from "./map/carbonItems";
 import { clarification, type ClarificationOptions } from "./end/clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./render/coalesceDeltas";
 import { escapeHtml } from "./render/escapeHtml";
+import { legacyInterrupt } from "./end/legacyInterrupt";
 import { interruptCards } from "./end/interruptCards";
 import { expandChunks } from "./check/expandChunks";
 import { messagesSnapshot } from "./map/messagesSnapshot";
@@ -92,7 +93,7 @@ export interface CoalesceOptions {
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
  * - map: `sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot`
- * - end of run: `interruptCards → clarification → runOutcome`
+ * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome`
  * - record and render: `applyToConversation → escapeHtml → toStreamChunks → coalesceDeltas`
  *
  * The mapping stages read only the stream (and what the conversation held
@@ -145,6 +146,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
     // end of run
+    legacyInterrupt(onWarning ? { onWarning } : {}),
     interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id) }),
     ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
