@@ -3,13 +3,18 @@
  * (langgraph.ts): in-process its run queue never ends. It serves the graph of
  * langgraphGraph.ts as "assistant" on 127.0.0.1, keeps its state under the
  * working directory it is started in, prints `{"url": …}` on one line once it
- * listens, and exits when its parent goes (the IPC channel closes) or on SIGTERM.
+ * listens, and exits when its parent goes (the IPC channel closes), removing
+ * that directory (made for it by `startLangGraphServer`), or on SIGTERM.
  */
 import "./telemetryOff";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { startServer } from "@langchain/langgraph-api/server";
 
-process.on("disconnect", () => process.exit(0));
+process.on("disconnect", () => {
+  rmSync(process.cwd(), { recursive: true, force: true });
+  process.exit(0);
+});
 process.on("SIGTERM", () => process.exit(0));
 
 void startServer({ port: Number(process.env.PORT ?? 0), host: "127.0.0.1", nWorkers: 4, cwd: process.cwd(), graphs: { assistant: `${join(__dirname, "langgraphGraph.ts")}:graph` } }).then(
