@@ -20,8 +20,9 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * A RUN_FINISHED whose outcome is an interrupt becomes one decision card per
  * interrupt, in order: a Carbon `user_defined` item carrying
  * `InterruptDecisionData` (with the name and parsed arguments of the tool call
- * it concerns: from the run's `run.toolCalls`, else from the earlier
- * `history`), then an `interrupts.pending` write (what `respondToInterrupt`
+ * it concerns: from the run's latest messages snapshot, else its
+ * `run.toolCalls`, else the earlier `history`; the snapshot first, as
+ * `@ag-ui/langgraph` streams a message's second tool call into its first), then an `interrupts.pending` write (what `respondToInterrupt`
  * answers), then the RUN_FINISHED. A card always says what it asks: an
  * interrupt without a `message` gets the question from its metadata (Mastra's
  * `metadata.mastra.suspendPayload`; its tool name and arguments stand in for
@@ -42,9 +43,11 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const runCalls = new Map<string, KnownCall>();
+      /** The calls of the run's latest messages snapshot: the agent's own record, over what it streamed. */
+      let snapshotCalls = new Map<string, KnownCall>();
       const findCall = (toolCallId: string | undefined): KnownCall | undefined => {
         if (toolCallId === undefined) return undefined;
-        const inRun = runCalls.get(toolCallId);
+        const inRun = snapshotCalls.get(toolCallId) ?? runCalls.get(toolCallId);
         if (inRun) return inRun;
         for (let at = history.length - 1; at >= 0; at--) {
           const message = history[at]!;
@@ -57,6 +60,12 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
         next(element) {
           if ("kind" in element && element.kind === "run.toolCalls") {
             for (const call of element.calls) runCalls.set(call.toolCallId, call);
+          } else if ("kind" in element && element.kind === "history.snapshot") {
+            snapshotCalls = new Map();
+            for (const message of element.messages) {
+              if (message.role !== "assistant") continue;
+              for (const call of message.toolCalls ?? []) snapshotCalls.set(call.id, { name: call.function.name, arguments: call.function.arguments });
+            }
           } else if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
             const { interrupts } = element.outcome;
             for (const interrupt of interrupts) {
@@ -76,7 +85,7 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
         },
       };
     },
-    [EventType.RUN_FINISHED, "run.toolCalls"],
+    [EventType.RUN_FINISHED, "run.toolCalls", "history.snapshot"],
   );
 }
 
