@@ -126,7 +126,7 @@ describe("Conversation", () => {
       expect(conversation.messages.map((message) => message.id)).toEqual(["c1", "r1", "m1", "r2", "m2"]);
     });
 
-    it("puts a snapshot's new message right after the one before it in the snapshot: a result sent under another id than it streamed stays before the answer after it (LangGraph)", () => {
+    it("puts a snapshot's new tool result right after the one before it in the snapshot: a result sent under another id than it streamed stays before the answer after it (LangGraph)", () => {
       const conversation = new Conversation({ messages: [{ id: "u1", role: "user", content: "Weather?" }] });
       conversation.upsertMessage({ id: "c1", role: "assistant", toolCalls: [call("c1")] });
       conversation.upsertMessage({ id: "streamed-result", role: "tool", toolCallId: "c1", content: "sunny" });

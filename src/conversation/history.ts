@@ -70,10 +70,10 @@ export class History {
    * id as `@ag-ui/client` does: the messages we hold that the snapshot has
    * stay where they are, as the snapshot has them (keeping an
    * `encryptedValue` only we had); the others go, except reasoning messages
-   * when the snapshot has none (a server that does not keep them); each of
-   * the snapshot's new messages goes right after the message before it in
-   * the snapshot (and the kept ones after that), or last when the history
-   * does not hold that one.
+   * when the snapshot has none (a server that does not keep them); the
+   * snapshot's new messages follow, in its order, but for a new tool result,
+   * which goes right after the message before it in the snapshot (and the
+   * kept ones after that), or last when the history does not hold that one.
    */
   replace(messages: readonly HistoryMessage[]): void {
     const snapshot = new Map<string, Message>(messages.map((message) => [message.id, message]));
@@ -97,7 +97,7 @@ export class History {
     // A result LangGraph sends under another id than it streamed lands between its call and the answer after it.
     let before: string | undefined;
     for (const message of snapshot.values()) {
-      if (!this.positions.has(message.id)) this.place(message, this.positionAfter(before, snapshot));
+      if (!this.positions.has(message.id)) this.place(message, message.role === "tool" ? this.positionAfter(before, snapshot) : this.list.length);
       before = message.id;
     }
     this.publish();
