@@ -8,6 +8,7 @@ import interrupt from "./interrupt";
 import lifecycleEvents from "./lifecycle-events";
 import nonStreamingGraph from "./non-streaming-graph";
 import protocolViolation from "./protocol-violation";
+import strayEvent from "./stray-event";
 import reasoning from "./reasoning";
 import renderCost from "./render-cost";
 import runErrorMidway from "./run-error-midway";
@@ -18,4 +19,4 @@ import toolCallChunks from "./tool-call-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, burst, renderCost, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];
+export const scenarios: readonly MarbleScenario[] = [streamedText, burst, renderCost, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, strayEvent, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];

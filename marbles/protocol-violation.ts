@@ -4,17 +4,17 @@ import { carbon, ev } from "carbon-agui-rx/testing";
 import type { MarbleScenario } from "./scenario";
 
 export default {
-  name: "content for a message that never started ends the turn with a protocol error",
+  name: "a message started again while it is open ends the turn with a protocol error",
   covers: {
-    [EventType.TEXT_MESSAGE_CONTENT]: "without a START: final_response with an inline error, AgUiProtocolError",
+    [EventType.TEXT_MESSAGE_START]: "for a message already open: final_response with an inline error, AgUiProtocolError",
   },
   events: {
-    marble: "R-a-F|",
-    values: { R: ev.runStarted(), a: ev.text("ghost", "boo"), F: ev.runFinished() },
+    marble: "R-S-T-F|",
+    values: { R: ev.runStarted(), S: ev.textStart("m1"), T: ev.textStart("m1"), F: ev.runFinished() },
   },
   chunks: {
-    marble: "--(f#)",
+    marble: "----(f#)",
     values: { f: carbon.final("r1", [carbon.inlineError("The agent sent an answer this chat could not follow.")]) },
-    error: new AgUiProtocolError("TEXT_MESSAGE_CONTENT: no open text message 'ghost'", "TEXT_MESSAGE_CONTENT"),
+    error: new AgUiProtocolError("TEXT_MESSAGE_START: text message 'm1' is already open", "TEXT_MESSAGE_START"),
   },
 } satisfies MarbleScenario;

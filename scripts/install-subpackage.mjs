@@ -46,6 +46,9 @@ for (const name of folders) {
       MASTRA_TELEMETRY_DISABLED: "true",
       SCARF_ANALYTICS: "false",
       DO_NOT_TRACK: "1",
+      LANGCHAIN_TRACING_V2: "false",
+      LANGSMITH_TRACING: "false",
+      LANGGRAPH_CLI_NO_ANALYTICS: "1",
     },
   });
   if (result.status !== 0) {

@@ -186,6 +186,27 @@ describe("CarbonAgUiAdapter", () => {
     expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Partly" });
   });
 
+  it("shows the whole answer when a stray event of another run comes in the middle of it, telling onInvalidEvent", async () => {
+    const invalid: string[] = [];
+    const stray = () => of(ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Whole "), ev.text("old-run", "late"), ev.text("a1", "answer."), ev.textEnd("a1"), ev.runFinished());
+    const adapter = new CarbonAgUiAdapter({ run: stray, onInvalidEvent: (_event, error) => void invalid.push(error.message) });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(carbon.transcript()).toBe("Assistant: Whole answer.");
+    expect(invalid).toEqual(["Invalid TEXT_MESSAGE_CONTENT event: no open text message 'old-run': skipped"]);
+    expect(adapter.messages.at(-1)).toEqual({ id: "a1", role: "assistant", content: "Whole answer." });
+  });
+
+  it("changes nothing the person saw or the history holds with events after RUN_ERROR (LangGraph sends snapshots and RUN_FINISHED after it)", async () => {
+    const failing = () =>
+      of(ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Partly"), ev.textEnd("a1"), ev.runError("node failed"), ev.messagesSnapshot(), ev.textStart("a2"), ev.text("a2", "late"), ev.textEnd("a2"), ev.runFinished());
+    const adapter = new CarbonAgUiAdapter({ run: failing, onError: () => undefined });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(carbon.transcript()).toBe("Assistant: Partly\n[error: This answer is incomplete. node failed.]");
+    expect(adapter.messages.map((message) => message.id)).toEqual(["u-Hi", "a1"]);
+  });
+
   it.each([
     ["rejectOnError is set", { rejectOnError: true }, "Assistant: Partly\n[error: This answer is incomplete. model overloaded.]"],
     ["describeError shows nothing", { describeError: () => undefined }, "Assistant: Partly\n  (This message was not completed. Please try again.)"],
@@ -422,12 +443,13 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     });
 
     it("gives a call whose interrupt a new message cancelled its cancellation as result, before that message", async () => {
-      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), () => answer("Fine, I won't."), () => answer("Sure."));
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), () => answer("Fine, I won't."), () => answer("Sure."), () => answer("Welcome."));
       await adapter.sendMessage(request("Clean up"), options(), carbon);
       await adapter.sendMessage(request("No, leave them"), options(), carbon);
       expect(inputs[1]?.resume).toEqual([{ interruptId: "i-t1", status: "cancelled" }]);
+      expect(historyAfterCall(inputs[2])).toEqual(["assistant", 'tool t1: {"status":"cancelled"}', "assistant", "user"]);
       await adapter.sendMessage(request("Thanks"), options(), carbon);
-      expect(historyAfterCall(inputs[2])).toEqual(["assistant", 'tool t1: {"status":"cancelled"}', "user", "assistant", "user"]);
+      expect(historyAfterCall(inputs[3])).toEqual(["assistant", 'tool t1: {"status":"cancelled"}', "assistant", "user", "assistant", "user"]);
     });
   });
 
@@ -534,16 +556,26 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     expect(adapter.pendingInterrupts).toEqual([]);
   });
 
-  it("answers pending interrupts as cancelled when a new message is sent instead", async () => {
-    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1"), interrupt("i2")), () => answer("Fine, something else."));
+  it("answers pending interrupts as cancelled in a run of their own when a new message is sent instead, then runs the message", async () => {
+    // LangGraph and Mastra take a run that carries a resume as the resume only: a message in it would be dropped.
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1"), interrupt("i2")), () => answer("OK, not booked."), () => answer("Fine, something else."));
     await adapter.sendMessage(request("Book a flight"), options(), carbon);
     await adapter.sendMessage(request("Never mind"), options(), carbon);
-    expect(inputs[1]?.resume).toEqual([
-      { interruptId: "i1", status: "cancelled" },
-      { interruptId: "i2", status: "cancelled" },
-    ]);
-    expect(inputs[1]?.messages.at(-1)).toEqual({ id: "u-Never mind", role: "user", content: "Never mind" });
+    expect(inputs[1]).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }, { interruptId: "i2", status: "cancelled" }] });
+    expect(inputs[2]?.resume).toBeUndefined();
+    expect(inputs[2]?.messages.map((message) => message.content)).toEqual(["Book a flight", "OK, not booked.", "Never mind"]);
     expect(adapter.pendingInterrupts).toEqual([]);
+    expect(carbon.transcript().split("\n").slice(-2)).toEqual(["Assistant: OK, not booked.", "Assistant: Fine, something else."]);
+    expect(adapter.messages.at(-2)).toEqual({ id: "u-Never mind", role: "user", content: "Never mind" });
+  });
+
+  it("keeps the message sent instead in the history when the cancelling run fails, and runs nothing more", async () => {
+    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1")), () => of(ev.runStarted(), ev.runError("graph crashed")));
+    await adapter.sendMessage(request("Book a flight"), options(), carbon);
+    await adapter.sendMessage(request("Never mind"), options(), carbon);
+    expect(inputs).toHaveLength(2);
+    expect(adapter.messages.at(-1)).toEqual({ id: "u-Never mind", role: "user", content: "Never mind" });
+    expect(carbon.transcript()).toMatch(/graph crashed/);
   });
 
   it("shows a clarification card when detectClarification finds the agent asking, and the answer is an ordinary message", async () => {

@@ -43,7 +43,7 @@ export {
 } from "./renderers/decisionCards";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
-export { fromAgent, type AgUiAgent } from "./runners/fromAgent";
+export { fromAgent, type AgUiAgent, type FromAgentOptions } from "./runners/fromAgent";
 export { fromObservable } from "./runners/fromObservable";
 export type { ObservableRunAgent, RunAgent, RunAgentOptions } from "./runners/runAgent";
 

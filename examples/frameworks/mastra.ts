@@ -1,14 +1,12 @@
 import "./telemetryOff";
-import { createServer } from "node:http";
-import { EventEncoder } from "@ag-ui/encoder";
-import type { RunAgentInput } from "@ag-ui/client";
 import { MastraAgent } from "@ag-ui/mastra";
 import { Mastra } from "@mastra/core";
 import { Agent } from "@mastra/core/agent";
 import { InMemoryStore } from "@mastra/core/storage";
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
-import { listen, type RunningServer } from "./copilotkit";
+import type { RunningServer } from "./copilotkit";
+import { serveAgent } from "./serveAgent";
 
 /**
  * The tools of the example agent: a weather look-up, one that always throws,
@@ -60,31 +58,8 @@ export function createMastraAgent(model: MastraModel): MastraAgent {
 
 /**
  * Serves a Mastra agent as an AG-UI endpoint over node http on 127.0.0.1:
- * POST a RunAgentInput to `/agent`, read server-sent events encoded by
- * `@ag-ui/encoder`. Each request runs a clone, as runs may overlap; a client
- * that goes away unsubscribes its run. CORS is open for the demo page.
+ * POST a RunAgentInput to `/agent`, read server-sent events (see `serveAgent`).
  */
 export function serveMastra(agent: MastraAgent, port = 0): Promise<RunningServer> {
-  const encoder = new EventEncoder();
-  const server = createServer(async (request, response) => {
-    response.setHeader("access-control-allow-origin", "*");
-    if (request.method === "OPTIONS") {
-      response.writeHead(204, { "access-control-allow-methods": "POST", "access-control-allow-headers": "content-type, accept" });
-      return response.end();
-    }
-    let body = "";
-    for await (const chunk of request) body += chunk;
-    const input = JSON.parse(body) as RunAgentInput;
-    response.writeHead(200, { "content-type": encoder.getContentType(), "cache-control": "no-cache" });
-    const subscription = agent.clone().run(input).subscribe({
-      next: (event) => response.write(encoder.encode(event)),
-      error: (error: unknown) => {
-        response.write(encoder.encode({ type: "RUN_ERROR", message: error instanceof Error ? error.message : String(error) } as never));
-        response.end();
-      },
-      complete: () => response.end(),
-    });
-    response.on("close", () => subscription.unsubscribe());
-  });
-  return listen(server, port, "/agent");
+  return serveAgent(agent, port);
 }

@@ -2,17 +2,22 @@
  * Serves a real framework agent, driven by a scripted mock model, as an AG-UI
  * endpoint for the browser demo:
  *
- *   npm run demo:copilotkit     (or: npm run demo:mastra)
+ *   npm run demo:copilotkit     (or: npm run demo:mastra, npm run demo:langgraph)
  *   AGUI_URL=<the printed url> npm run demo
  *
  * The model answers by keyword: "weather" calls a tool for the city named
  * (or asks which) and reports its result, "stock" calls a tool that throws,
  * for the ticker named, "delete" calls a tool a person must approve (a
- * decision card), "think" reasons first; anything else is echoed.
+ * decision card), "think" reasons first; anything else is echoed. The
+ * LangGraph graph has its own keywords (see langgraphGraph.ts): "weather",
+ * "delete", "tidy" (two cards at once), "inventory" (a node that throws) and
+ * "story" (a long answer to stop).
  */
 import { createCopilotKitAgent, serveCopilotKit, type RunningServer } from "./copilotkit";
+import { createLangGraphAgent, startLangGraphServer } from "./langgraph";
 import { createMastraAgent, serveMastra } from "./mastra";
 import { cityIn, tickerIn } from "../askedFor";
+import { serveAgent } from "./serveAgent";
 import { scriptedModel, type ModelReply } from "./scriptedModel";
 
 /** The demo's model: a reply chosen from the last message of the prompt. */
@@ -38,12 +43,27 @@ export async function serveFramework(framework: string, port = 0): Promise<Runni
   const model = scriptedModel(demoReply, { pauseMs: 30 });
   if (framework === "copilotkit") return serveCopilotKit(createCopilotKitAgent(model), port);
   if (framework === "mastra") return serveMastra(createMastraAgent(model), port);
-  throw new Error(`Unknown framework '${framework}': copilotkit or mastra`);
+  if (framework === "langgraph") return serveLangGraph(port);
+  throw new Error(`Unknown framework '${framework}': copilotkit, mastra or langgraph`);
+}
+
+/** The LangGraph API server with the example graph (a child process), behind an AG-UI endpoint that runs `LangGraphAgent`. */
+async function serveLangGraph(port: number): Promise<RunningServer> {
+  const langGraph = await startLangGraphServer();
+  try {
+    const endpoint = await serveAgent(createLangGraphAgent(langGraph.url), port);
+    return { url: endpoint.url, close: () => endpoint.close().finally(() => langGraph.close()) };
+  } catch (error) {
+    await langGraph.close();
+    throw error;
+  }
 }
 
 if (require.main === module) {
   const framework = process.argv[2] ?? "copilotkit";
-  void serveFramework(framework, Number(process.env.PORT ?? 0)).then((server) =>
-    console.log(`${framework} agent (scripted mock model): ${server.url}\nOpen it in the demo: AGUI_URL=${server.url} npm run demo   (Ctrl+C to stop)`),
-  );
+  void serveFramework(framework, Number(process.env.PORT ?? 0)).then((server) => {
+    console.log(`${framework} agent (scripted mock model): ${server.url}\nOpen it in the demo: AGUI_URL=${server.url} npm run demo   (Ctrl+C to stop)`);
+    // Ctrl+C: the LangGraph server is a child process, stopped with the endpoint.
+    process.once("SIGINT", () => void server.close().finally(() => process.exit(0)));
+  });
 }

@@ -6,7 +6,7 @@ import { AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../../src/err
 import { ErrorPolicy } from "../../src/adapter/errorPolicy";
 import { resolveOptions } from "../../src/adapter/options";
 import { interruptToAnswer } from "../../src/adapter/resume";
-import { userMessageInput } from "../../src/adapter/runInput";
+import { cancellationInput, userMessageInput } from "../../src/adapter/runInput";
 import { playTurn } from "../../src/adapter/turnOutcome";
 import { TurnQueue } from "../../src/adapter/turnQueue";
 import { RUN_BEGAN } from "../../src/operators/runs/splitRuns";
@@ -74,17 +74,19 @@ describe("the adapter's parts, each on its own", () => {
     });
   });
 
-  describe("userMessageInput", () => {
-    it("records the message and answers pending interrupts as cancelled, their calls' results before it", () => {
+  describe("cancellationInput and userMessageInput", () => {
+    it("answers pending interrupts as cancelled in a resume with no messages, their calls' results recorded; then the message runs with the whole history", () => {
       const call: Message = { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete", arguments: "{}" } }] };
       const conversation = new Conversation({ threadId: "t", messages: [call], state: { n: 1 } });
       conversation.addPendingInterrupts([{ id: "i1", reason: "approval", toolCallId: "t1" }]);
       const { runFields } = resolveOptions({ run: () => EMPTY, forwardedProps: { tenant: "x" } });
+      const cancellation = cancellationInput(conversation, runFields);
+      expect(cancellation).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: "t", state: { n: 1 }, forwardedProps: { tenant: "x" } });
+      expect(conversation.pendingInterrupts).toEqual([]);
+      expect(cancellationInput(conversation, runFields)).toBeUndefined();
       const input = userMessageInput(conversation, { id: "u1", input: { text: "No, something else" } } as never, runFields);
       expect(input.messages.map((message) => [message.id, message.role])).toEqual([["a1", "assistant"], ["t1-decision", "tool"], ["u1", "user"]]);
-      expect(input.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
-      expect([input.threadId, input.state, input.forwardedProps]).toEqual(["t", { n: 1 }, { tenant: "x" }]);
-      expect(conversation.pendingInterrupts).toEqual([]);
+      expect(input.resume).toBeUndefined();
     });
   });
 

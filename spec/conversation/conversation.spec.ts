@@ -114,6 +114,32 @@ describe("Conversation", () => {
       expect(conversation.messages).toEqual([{ id: "r1", role: "reasoning", content: "", encryptedValue: "secret" }]);
     });
 
+    it("keeps a snapshot's new messages in the snapshot's order, a tool result after a message that followed its call included (LangGraph's parallel nodes)", () => {
+      const conversation = new Conversation({ messages: [{ id: "c1", role: "assistant", toolCalls: [call("c1"), call("c2")] }] });
+      conversation.replaceMessages([
+        { id: "c1", role: "assistant", toolCalls: [call("c1"), call("c2")] },
+        { id: "r1", role: "tool", toolCallId: "c1", content: "one" },
+        { id: "m1", role: "assistant", content: "Did one." },
+        { id: "r2", role: "tool", toolCallId: "c2", content: "two" },
+        { id: "m2", role: "assistant", content: "Did two." },
+      ]);
+      expect(conversation.messages.map((message) => message.id)).toEqual(["c1", "r1", "m1", "r2", "m2"]);
+    });
+
+    it("puts a snapshot's new tool result right after the one before it in the snapshot: a result sent under another id than it streamed stays before the answer after it (LangGraph)", () => {
+      const conversation = new Conversation({ messages: [{ id: "u1", role: "user", content: "Weather?" }] });
+      conversation.upsertMessage({ id: "c1", role: "assistant", toolCalls: [call("c1")] });
+      conversation.upsertMessage({ id: "streamed-result", role: "tool", toolCallId: "c1", content: "sunny" });
+      conversation.upsertMessage({ id: "m1", role: "assistant", content: "It is sunny." });
+      conversation.replaceMessages([
+        { id: "u1", role: "user", content: "Weather?" },
+        { id: "c1", role: "assistant", toolCalls: [call("c1")] },
+        { id: "r1", role: "tool", toolCallId: "c1", content: "sunny" },
+        { id: "m1", role: "assistant", content: "It is sunny." },
+      ]);
+      expect(conversation.messages.map((message) => message.id)).toEqual(["u1", "c1", "r1", "m1"]);
+    });
+
     it("reconciles a messages snapshot: known messages stay where they were, reasoning stays when the snapshot has none, activities become activities", () => {
       const conversation = new Conversation({ messages: [{ id: "u1", role: "user", content: "Hi" }] });
       conversation.upsertMessage({ id: "r1", role: "reasoning", content: "thinking", encryptedValue: "secret" } as never);

@@ -1,3 +1,4 @@
+import type { RunAgentInput } from "@ag-ui/core";
 import { expect as expectPage } from "@jest/globals";
 import type { Locator, Page } from "playwright-core";
 import type { ScriptedAgent, SseResponse } from "carbon-agui-rx/testing";
@@ -102,7 +103,7 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     expectPage(await page.evaluate("[window.adapter.messages.length, window.adapter.pendingInterrupts.length]")).toEqual([2, 0]);
   });
 
-  it("holds a message sent (by instance.send) while the continuation streams until the continuation has ended whole; the message then answers its new interrupt as cancelled", async () => {
+  it("holds a message sent (by instance.send) while the continuation streams until the continuation has ended whole; the message then cancels its new interrupt in a run of its own, and is answered", async () => {
     const { page, send, snapshot } = await demo.open();
     const agent = demo.agent!;
     const resume = await approveSlowDeletion(page, send, agent);
@@ -121,16 +122,19 @@ describe("a resume in Chromium: Carbon's stop button and restart reach the conti
     // The continuation ends whole, asking about the backups (its card is ours, slotted into the chat element's light DOM).
     const backupsCard = page.locator(".cagr-decision-card", { hasText: BACKUPS_QUESTION });
     await backupsCard.waitFor({ timeout: 10_000 });
-    // The message answers that interrupt as cancelled, and the scripted agent acknowledges it.
+    // The message cancels that interrupt in a run of its own, which the scripted agent acknowledges; the message's run follows.
     await messages(page).getByText("Okay, I left the files alone.").waitFor();
+    await messages(page).getByText(/messages so far, and I received all of them/).waitFor();
     expectPage(await backupsCard.getByRole("button", { name: "Approve", exact: true }).isDisabled()).toBe(true);
     await backupsCard.scrollIntoViewIfNeeded();
     await snapshot("resume-then-queued-message");
-    expectPage(agent.inputs.length).toBe(runsBefore + 1);
+    expectPage(agent.inputs.length).toBe(runsBefore + 2);
     expectPage(await shownText(continuation(page))).toContain(LAST_BLOCK);
     expectPage(await continuation(page).getByText("Response stopped").count()).toBe(0);
-    const next = agent.inputs.at(-1)!;
-    expectPage(next.resume).toEqual([{ interruptId: expect.stringMatching(/^backups-/), status: "cancelled" }]);
+    const [cancellation, next] = agent.inputs.slice(-2) as [RunAgentInput, RunAgentInput];
+    expectPage(cancellation.resume).toEqual([{ interruptId: expect.stringMatching(/^backups-/), status: "cancelled" }]);
+    expectPage(cancellation.messages).toEqual([]);
+    expectPage(next.resume).toBeUndefined();
     expectPage(next.messages.at(-1)).toMatchObject({ role: "user", content: "Do you remember what we said?" });
     expectPage(next.messages.some((message) => message.role === "assistant" && String(message.content).includes(LAST_BLOCK))).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { HttpAgent } from "@ag-ui/client";
 import type { CarbonStreamChunk } from "carbon-agui-rx";
-import { CarbonAgUiAdapter, createSseRunner, fromAgent, type CarbonAgUiAdapterOptions, type RunAgent } from "carbon-agui-rx";
+import { CarbonAgUiAdapter, createSseRunner, fromAgent, type CarbonAgUiAdapterOptions, type InterruptDecision, type RunAgent } from "carbon-agui-rx";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { createCopilotKitAgent, serveCopilotKit, stoppingCopilotKitRuns } from "../../examples/frameworks/copilotkit";
 import { createMastraAgent, serveMastra } from "../../examples/frameworks/mastra";
@@ -59,9 +59,9 @@ export class Chat {
     );
   }
 
-  /** Answers the pending interrupt; resolves with the rejection, or undefined. */
-  decide(type: "approve" | "reject"): Promise<unknown> {
-    return this.adapter.respondToInterrupt({ type }, this.carbon).then(
+  /** Answers the pending interrupt (or the one named); resolves with the rejection, or undefined. */
+  decide(decision: InterruptDecision | "approve" | "reject", interruptId?: string): Promise<unknown> {
+    return this.adapter.respondToInterrupt(typeof decision === "string" ? { type: decision } : decision, this.carbon, {}, interruptId).then(
       () => undefined,
       (error: unknown) => error,
     );

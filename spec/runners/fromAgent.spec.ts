@@ -1,6 +1,6 @@
 import { HttpAgent } from "@ag-ui/client";
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import { Observable } from "rxjs";
+import { Observable, type Subscriber, VirtualTimeScheduler } from "rxjs";
 import { type AgentServer } from "carbon-agui-rx/testing";
 import { startEncodedAgentServer } from "../support/agentServer";
 import { agUiToCarbon } from "../../src/operators/agUiToCarbon";
@@ -59,7 +59,7 @@ describe("fromAgent", () => {
   });
 
   describe("with an agent that sets its own abortController in run() as its run-in-progress guard (as CopilotKit's BuiltInAgent)", () => {
-    /** Follows BuiltInAgent's rule: run() throws while the field is set, and the run clears it when it ends or is unsubscribed. */
+    /** Follows BuiltInAgent's rule: run() throws while the field is set, and the run clears it when it ends or is unsubscribed; aborting it ends the run. */
     class GuardedAgent {
       abortController: AbortController | undefined;
       readonly controllers: AbortController[] = [];
@@ -69,6 +69,7 @@ describe("fromAgent", () => {
         const controller = (this.abortController = new AbortController());
         this.controllers.push(controller);
         return new Observable<BaseEvent>((subscriber) => {
+          controller.signal.addEventListener("abort", () => subscriber.complete());
           for (const event of this.events) subscriber.next(event);
           if (!this.endless) {
             this.abortController = undefined;
@@ -99,6 +100,114 @@ describe("fromAgent", () => {
       stop.abort("Stop streaming");
       expect(agent.controllers[1]?.signal.aborted).toBe(true);
       subscription.unsubscribe();
+    });
+  });
+
+  describe("with an agent that keeps each run's subscriber and state on itself, and runs on a server (as @ag-ui/langgraph's LangGraphAgent)", () => {
+    /** The server: one run at a time per thread; a cancelled run ends when the test says so. */
+    class Server {
+      readonly running = new Map<string, ServerLikeAgent>();
+      readonly cancelled: string[] = [];
+      /** Ends the thread's run: its agent sends what the server sends after a run, to whichever subscriber it holds. */
+      finish(threadId: string): void {
+        const agent = this.running.get(threadId);
+        this.running.delete(threadId);
+        agent?.send(ev.runFinished());
+        agent?.subscriber?.complete();
+      }
+    }
+
+    /** Follows LangGraphAgent: run() keeps its subscriber on the instance, unsubscribing does nothing, abortRun() asks the server to cancel. */
+    class ServerLikeAgent {
+      subscriber: Subscriber<BaseEvent> | undefined;
+      threadId: string | undefined;
+      clones = 0;
+      constructor(readonly server: Server) {}
+      clone(): ServerLikeAgent {
+        this.clones += 1;
+        return new ServerLikeAgent(this.server);
+      }
+      abortRun(): void {
+        if (this.threadId) this.server.cancelled.push(this.threadId);
+      }
+      send(event: BaseEvent): void {
+        this.subscriber?.next(event);
+      }
+      run(input: RunAgentInput): Observable<BaseEvent> {
+        return new Observable<BaseEvent>((subscriber) => {
+          this.subscriber = subscriber;
+          this.threadId = input.threadId;
+          if (this.server.running.has(input.threadId)) {
+            subscriber.error(new Error("HTTP 422: Thread is already running a task"));
+            return;
+          }
+          this.server.running.set(input.threadId, this);
+          subscriber.next(ev.runStarted());
+          return () => undefined;
+        });
+      }
+    }
+
+    it("runs each run on a clone, so a run let go of sends nothing into the next", async () => {
+      const server = new Server();
+      const agent = new ServerLikeAgent(server);
+      const run = fromAgent(agent);
+      await collectFirst(run(runInput({ threadId: "a" }), { signal: new AbortController().signal }), 1);
+      const second: BaseEvent[] = [];
+      run(runInput({ threadId: "b" }), { signal: new AbortController().signal }).subscribe((event) => second.push(event));
+      server.running.get("a")?.send(ev.textStart("late"));
+      server.finish("a");
+      expect(types(second)).toEqual(["RUN_STARTED"]);
+      expect(agent.clones).toBe(2);
+    });
+
+    it("asks the agent to stop a run let go of before its end, and starts the thread's next run once that run has ended", async () => {
+      const server = new Server();
+      const run = fromAgent(new ServerLikeAgent(server));
+      const stop = new AbortController();
+      const first: BaseEvent[] = [];
+      run(runInput(), { signal: stop.signal }).subscribe((event) => first.push(event));
+      stop.abort("Stop streaming");
+      expect(server.cancelled).toEqual(["thread-1"]);
+      const next = collect(run(runInput({ runId: "run-2" }), { signal: new AbortController().signal }));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(server.running.size).toBe(1);
+      server.finish("thread-1");
+      await waitUntil(() => server.running.size === 1);
+      server.finish("thread-1");
+      expect(types(await next)).toEqual(["RUN_STARTED", "RUN_FINISHED"]);
+      // The stopped run's end went nowhere.
+      expect(types(first)).toEqual(["RUN_STARTED"]);
+    });
+
+    it("does not stop a run that has ended, nor hold the next one", async () => {
+      const server = new Server();
+      const run = fromAgent(new ServerLikeAgent(server));
+      const events: BaseEvent[] = [];
+      const subscription = run(runInput(), { signal: new AbortController().signal }).subscribe((event) => events.push(event));
+      server.running.get("thread-1")?.send(ev.runFinished());
+      server.running.delete("thread-1");
+      subscription.unsubscribe();
+      expect(server.cancelled).toEqual([]);
+      const next = collectFirst(run(runInput(), { signal: new AbortController().signal }), 1);
+      expect(types(await next)).toEqual(["RUN_STARTED"]);
+      server.finish("thread-1");
+    });
+
+    it("starts the next run after stopTimeout when a stopped run never ends", async () => {
+      const scheduler = new VirtualTimeScheduler();
+      const server = new Server();
+      const run = fromAgent(new ServerLikeAgent(server), { stopTimeout: 1_000, scheduler });
+      const subscription = run(runInput({ threadId: "other" }), { signal: new AbortController().signal }).subscribe();
+      subscription.unsubscribe();
+      const waiting: BaseEvent[] = [];
+      run(runInput({ threadId: "other" }), { signal: new AbortController().signal }).subscribe({ next: (event) => waiting.push(event), error: (error: unknown) => waiting.push({ type: String(error) } as BaseEvent) });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(waiting).toEqual([]);
+      scheduler.flush();
+      await waitUntil(() => waiting.length > 0);
+      // The server still runs the stopped one: it says so, and the adapter shows that error.
+      expect(types(waiting)).toEqual(["Error: HTTP 422: Thread is already running a task"]);
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import type { Message, RunAgentInput } from "@ag-ui/core";
 import { BehaviorSubject, distinctUntilChanged, filter, map, skip, switchMap, type Observable } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import { Conversation, type Activity } from "../conversation";
@@ -10,9 +10,10 @@ import { ErrorPolicy } from "./errorPolicy";
 import { converse } from "./frontendTools";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
 import { interruptToAnswer, resume } from "./resume";
-import { userMessageInput } from "./runInput";
-import { playTurn } from "./turnOutcome";
+import { cancellationInput, userMessageInput } from "./runInput";
+import { playTurn, type TurnOutcome } from "./turnOutcome";
 import { TurnQueue } from "./turnQueue";
+import { randomId } from "../internal/ids";
 import { PersistedThreads, type CarbonFeedbackEvent } from "./persistedThreads";
 import type { ThreadSummary } from "../persistence/store";
 
@@ -196,10 +197,15 @@ export class CarbonAgUiAdapter {
     // A message whose turn ended before it began (stopped or restarted while it waited) is not sent at all.
     const play = async () => {
       if (turn.ended) return;
-      const cancelled = turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id);
-      const first = { input: userMessageInput(turn.conversation, request, this.options.runFields), ...(request.id !== undefined && { requestId: request.id }) };
-      this.persisted?.noteRequest(turn.conversation, first.input, request.input.text ?? "", cancelled);
-      const { failure } = await playTurn(converse(turn, first, this.options, this.errors.describeError));
+      const { runFields } = this.options;
+      const message = { ...request, id: request.id ?? randomId() };
+      this.persisted?.noteRequest(turn.conversation, message.id, request.input.text ?? "", turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
+      const cancellation = cancellationInput(turn.conversation, runFields);
+      const cancelled = cancellation && (await this.playRuns(turn, cancellation, request.id));
+      // After the cancellation's run, whose MESSAGES_SNAPSHOT would leave it out: the message is kept whatever became of that run.
+      const input = userMessageInput(turn.conversation, message, runFields);
+      if (cancelled?.failure) throw cancelled.failure.error;
+      const { failure } = await this.playRuns(turn, input, request.id);
       if (failure) throw failure.error;
     };
     return this.errors.settle(this.saved(turn, this.turns.play(turn, play)));
@@ -238,6 +244,11 @@ export class CarbonAgUiAdapter {
   /** `played`, after which the turn's conversation is saved (with `persistence`), whatever came of it. */
   private saved<T>(turn: Turn, played: Promise<T>): Promise<T> {
     return this.persisted ? played.finally(() => void this.persisted?.save(turn.conversation)) : played;
+  }
+
+  /** Plays a run of a message's turn (with the frontend-tool rounds that follow it) to its end. */
+  private playRuns(turn: Turn, input: RunAgentInput, requestId: string | undefined): Promise<TurnOutcome> {
+    return playTurn(converse(turn, { input, ...(requestId !== undefined && { requestId }) }, this.options, this.errors.describeError));
   }
 
   /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */

@@ -12,19 +12,14 @@ import { toResumeEntry, type PendingInterrupt } from "../hitl";
  * reject. A framework that emits the result itself (Mastra) has it kept.
  */
 export function recordDecisionResults(conversation: Conversation, decided: readonly PendingInterrupt[]): void {
-  const messages = [...conversation.messages];
-  let changed = false;
   for (const { interrupt, decision } of decided) {
     const { toolCallId } = interrupt;
+    const { messages } = conversation;
     if (toolCallId === undefined || messages.some((message) => message.role === "tool" && message.toolCallId === toolCallId)) continue;
-    const at = messages.findIndex((message) => message.role === "assistant" && message.toolCalls?.some((call) => call.id === toolCallId));
-    if (at < 0) continue;
-    let position = at + 1;
-    while (messages[position]?.role === "tool") position++;
+    if (!conversation.findToolCall(toolCallId)) continue;
     const entry = toResumeEntry(interrupt.id, decision ?? { type: "reject" });
     const content = JSON.stringify(entry.status === "cancelled" ? { status: "cancelled" } : entry.payload);
-    messages.splice(position, 0, { id: `${toolCallId}-decision`, role: "tool", toolCallId, content } satisfies Message);
-    changed = true;
+    // A new tool result goes right after its call and the results already there.
+    conversation.upsertMessage({ id: `${toolCallId}-decision`, role: "tool", toolCallId, content } satisfies Message);
   }
-  if (changed) conversation.replaceMessages(messages);
 }

@@ -1,4 +1,3 @@
-import type { RunAgentInput } from "@ag-ui/core";
 import type { CarbonThreadInstance } from "../carbon";
 import type { Conversation } from "../conversation";
 import { AgUiThreadSavedElsewhereError, type CarbonAgUiError } from "../errors";
@@ -69,11 +68,10 @@ export class PersistedThreads {
   }
 
   /** A message's turn begins: its text, and the interrupts it cancels. */
-  noteRequest(conversation: Conversation, input: RunAgentInput, text: string, cancelled: readonly string[]): void {
+  noteRequest(conversation: Conversation, messageId: string, text: string, cancelled: readonly string[]): void {
     const log = this.threads.logOf(conversation);
     for (const interruptId of cancelled) log.addDecision(interruptId, "cancelled", this.threads.now());
-    const message = input.messages.at(-1);
-    if (message) log.addRequest(message.id, text, this.threads.now());
+    log.addRequest(messageId, text, this.threads.now());
   }
 
   /** The decisions a resume carried went to the agent. */

@@ -21,15 +21,24 @@ export function runInput(conversation: Conversation, fields: ResolvedOptions["ru
 }
 
 /**
- * The run a user message starts: the message joins the history, and the
- * interrupts still pending are answered as cancelled (the agent needs every
- * open interrupt answered to go on with the thread), their calls' results
- * placed before the message: CopilotKit's runtime would add them after it,
- * where the model cannot take them.
+ * The run that answers, as cancelled, the interrupts still pending when the
+ * person sends a message instead (the agent needs every open interrupt
+ * answered to go on with the thread): a resume with no messages, or none
+ * when nothing is pending. It is a run of its own, before the message's:
+ * LangGraph and Mastra take a run that carries a resume as the resume only,
+ * and would drop a message sent with it. The cancelled calls get their
+ * results in the history first: CopilotKit's runtime would add them after
+ * the message, where the model cannot take them.
  */
-export function userMessageInput(conversation: Conversation, request: CarbonMessageRequest, fields: ResolvedOptions["runFields"]): RunAgentInput {
+export function cancellationInput(conversation: Conversation, fields: ResolvedOptions["runFields"]): RunAgentInput | undefined {
   const cancelled = conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
+  if (cancelled.length === 0) return undefined;
   recordDecisionResults(conversation, cancelled);
+  return runInput(conversation, fields, [], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision)));
+}
+
+/** The run a user message starts: the message joins the history, and the run carries the whole of it. */
+export function userMessageInput(conversation: Conversation, request: CarbonMessageRequest, fields: ResolvedOptions["runFields"]): RunAgentInput {
   conversation.upsertMessage({ id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" });
-  return runInput(conversation, fields, [...conversation.messages], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision)));
+  return runInput(conversation, fields, [...conversation.messages], []);
 }

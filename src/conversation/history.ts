@@ -71,7 +71,9 @@ export class History {
    * stay where they are, as the snapshot has them (keeping an
    * `encryptedValue` only we had); the others go, except reasoning messages
    * when the snapshot has none (a server that does not keep them); the
-   * snapshot's new messages follow, in its order.
+   * snapshot's new messages follow, in its order, but for a new tool result,
+   * which goes right after the message before it in the snapshot (and the
+   * kept ones after that), or last when the history does not hold that one.
    */
   replace(messages: readonly HistoryMessage[]): void {
     const snapshot = new Map<string, Message>(messages.map((message) => [message.id, message]));
@@ -92,7 +94,12 @@ export class History {
         else this.place(known);
       }
     }
-    for (const message of snapshot.values()) if (!this.positions.has(message.id)) this.place(message);
+    // A result LangGraph sends under another id than it streamed lands between its call and the answer after it.
+    let before: string | undefined;
+    for (const message of snapshot.values()) {
+      if (!this.positions.has(message.id)) this.place(message, message.role === "tool" ? this.positionAfter(before, snapshot) : this.list.length);
+      before = message.id;
+    }
     this.publish();
   }
 
@@ -133,7 +140,8 @@ export class History {
     this.publish();
   }
 
-  private place(message: Message): void {
+  /** Records `message` in its place, or, when new, at `at` (default: a tool result after its call's results, anything else last). */
+  private place(message: Message, at?: number): void {
     const position = this.positions.get(message.id);
     const existing = position === undefined ? undefined : this.list[position]!;
     const toolCalls = (message as { toolCalls?: ToolCall[] }).toolCalls;
@@ -143,13 +151,22 @@ export class History {
       return;
     }
     if (position === undefined) {
-      this.insert(message.role === "tool" ? this.resultPosition(message.toolCallId) : this.list.length, message);
+      this.insert(at ?? (message.role === "tool" ? this.resultPosition(message.toolCallId) : this.list.length), message);
     } else if (this.reserved.delete(message.id)) {
       this.list[position] = message;
     } else {
       this.list[position] = existing!.role === message.role ? mergeMessages(existing!, message) : message;
     }
     if (this.pendingEncryptedValues.size > 0) this.applyPendingEncryptedValues(this.list[this.positions.get(message.id)!]!);
+  }
+
+  /** Right after the message `id` and the messages after it that `snapshot` lacks; last when `id` is not held. */
+  private positionAfter(id: string | undefined, snapshot: ReadonlyMap<string, Message>): number {
+    const at = id === undefined ? undefined : this.positions.get(id);
+    if (at === undefined) return this.list.length;
+    let position = at + 1;
+    while (position < this.list.length && !snapshot.has(this.list[position]!.id)) position++;
+    return position;
   }
 
   /** Where a new result of `toolCallId` goes: after the assistant message holding the call and the results after it; else last. */

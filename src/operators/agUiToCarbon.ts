@@ -11,6 +11,7 @@ import { clarification, type ClarificationOptions } from "./end/clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./render/coalesceDeltas";
 import { escapeHtml } from "./render/escapeHtml";
 import { recordChunks } from "../persistence/recordChunks";
+import { legacyInterrupt } from "./end/legacyInterrupt";
 import { interruptCards } from "./end/interruptCards";
 import { expandChunks } from "./check/expandChunks";
 import { messagesSnapshot } from "./map/messagesSnapshot";
@@ -100,7 +101,7 @@ export interface CoalesceOptions {
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
  * - map: `sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot`
- * - end of run: `interruptCards → clarification → runOutcome`
+ * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome`
  * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
  *
  * The mapping stages read only the stream (and what the conversation held
@@ -140,7 +141,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     // check
     ...(validate ? [validateEvents(onInvalidEvent ? { onInvalidEvent } : {})] : []),
     expandChunks(),
-    verifySequence(),
+    verifySequence(onInvalidEvent ? { onStrayEvent: onInvalidEvent } : {}),
     ...(stop ? [stopWhen(stop)] : []),
     ...(onEvent ? [seeEvents(onEvent)] : []),
     ...operators,
@@ -153,7 +154,8 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
     // end of run
-    interruptCards({ history }),
+    legacyInterrupt(onWarning ? { onWarning } : {}),
+    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id) }),
     ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     // record and render

@@ -1,54 +1,122 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import { defer, finalize, type Subscribable } from "rxjs";
+import { asyncScheduler, concat, defer, from, ignoreElements, Observable, timer, type SchedulerLike, type Subscribable } from "rxjs";
 import { fromObservable } from "./fromObservable";
 import type { ObservableRunAgent } from "./runAgent";
 
 /**
  * The part of an `@ag-ui/client` `HttpAgent` (or any `AbstractAgent`, such as
- * CopilotKit's `BuiltInAgent` or `MastraAgent`) that `fromAgent` uses. Its
- * `abortController`, when it has one, is used as described at `fromAgent`; it
- * is not part of the type, as `BuiltInAgent` declares it private. `run` is
- * typed loosely because agents built on another `@ag-ui/core` version
- * (CopilotKit 1.75 is on 0.0.59) declare their own input and event types;
- * the events are checked against AG-UI 1.0 downstream (`validateEvents`).
+ * CopilotKit's `BuiltInAgent`, `MastraAgent` or `@ag-ui/langgraph`'s
+ * `LangGraphAgent`) that `fromAgent` uses. Its `clone()`, `abortRun()` and
+ * `abortController`, when it has them, are used as described at `fromAgent`;
+ * they are not part of the type, as `BuiltInAgent` declares its controller
+ * private. `run` is typed loosely because agents built on another
+ * `@ag-ui/core` version (CopilotKit 1.75 is on 0.0.59) declare their own
+ * input and event types; the events are checked against AG-UI 1.0
+ * downstream (`validateEvents`).
  */
 export interface AgUiAgent {
   run(input: never): Subscribable<object>;
 }
 
+export interface FromAgentOptions {
+  /**
+   * How long the next run on a thread waits for a stopped run of that thread
+   * to end, in milliseconds, before it starts anyway. Default 5,000.
+   */
+  stopTimeout?: number;
+  /** Tells the time for `stopTimeout`. Default: the async scheduler. */
+  scheduler?: SchedulerLike;
+}
+
 /** The agent as `fromAgent` drives it. */
-type DrivenAgent = { abortController?: AbortController; run(input: RunAgentInput): Subscribable<BaseEvent> };
+type DrivenAgent = {
+  abortController?: AbortController;
+  clone?: () => DrivenAgent;
+  abortRun?: () => void;
+  run(input: RunAgentInput): Subscribable<BaseEvent>;
+};
+
+const DEFAULT_STOP_TIMEOUT_MS = 5_000;
+
+const isEnd = (event: BaseEvent) => event.type === "RUN_FINISHED" || event.type === "RUN_ERROR";
 
 /**
  * A `RunAgent` over an `@ag-ui/client` agent, called only on subscription.
+ *
+ * Each run has an agent of its own, `agent.clone()` when the agent has one:
+ * agents keep per-run state on themselves (`LangGraphAgent` sends its events
+ * to the subscriber of the latest run, so a run that goes on after it was let
+ * go of would write into the next), and a clone keeps one run from reaching
+ * another.
+ *
+ * A run let go of before its RUN_FINISHED or RUN_ERROR (unsubscribed, or
+ * `signal` aborted) is stopped where the agent runs it: its `abortRun()`
+ * (`LangGraphAgent` cancels the server's run, `BuiltInAgent` its model), and
+ * its `abortController` aborted (`HttpAgent`'s request). Its events are
+ * dropped from then on, and the next run on the same thread waits until it
+ * has ended (at most `stopTimeout`): a LangGraph server refuses a second run
+ * on a busy thread ("Thread is already running a task").
  *
  * Agents use `abortController` two ways. `HttpAgent` holds one between runs
  * and `run()` starts its fetch with the signal of whatever the field holds,
  * ignoring unsubscription: it gets a fresh controller for each run. Others
  * leave the field empty when idle and set their own in `run()`, as their
- * guard against a second run, aborting it when unsubscribed (CopilotKit's
- * `BuiltInAgent`): theirs is kept, as assigning one first would make `run()`
- * throw "Agent is already running". Either way the run's controller is
- * aborted when the run is unsubscribed or `signal` aborts: the request or the
- * model really stops.
+ * guard against a second run (CopilotKit's `BuiltInAgent`): theirs is kept,
+ * as assigning one first would make `run()` throw "Agent is already running".
  */
-export function fromAgent(agent: AgUiAgent): ObservableRunAgent {
-  const holder = agent as unknown as DrivenAgent;
-  return (input, { signal }) =>
-    defer(() => {
-      if (holder.abortController !== undefined) holder.abortController = new AbortController();
-      const events = holder.run(input);
-      const controller = holder.abortController ?? new AbortController();
-      // No reason: HttpAgent rethrows a body-cancel reason not named AbortError as an unhandled rejection,
-      // and Carbon's reasons are plain strings. The default reason is an AbortError.
-      const abort = () => controller.abort();
+export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): ObservableRunAgent {
+  const { stopTimeout = DEFAULT_STOP_TIMEOUT_MS, scheduler = asyncScheduler } = options;
+  const original = agent as unknown as DrivenAgent;
+  /** Per thread, the runs let go of that have not ended yet: each settles once its run has ended or `stopTimeout` is over. */
+  const stopping = new Map<string, Set<Promise<void>>>();
+
+  const track = (threadId: string, ended: Promise<void>) => {
+    const runs = stopping.get(threadId) ?? new Set();
+    stopping.set(threadId, runs.add(ended));
+    void ended.then(() => {
+      runs.delete(ended);
+      if (runs.size === 0) stopping.delete(threadId);
+    });
+  };
+
+  const start = (input: RunAgentInput, signal: AbortSignal) =>
+    new Observable<BaseEvent>((subscriber) => {
+      const runner = typeof original.clone === "function" ? original.clone() : original;
+      if (runner.abortController !== undefined) runner.abortController = new AbortController();
+      const events = fromObservable(runner.run(input));
+      const controller = runner.abortController ?? new AbortController();
+      let ended = false;
+      let onEnded = () => undefined as void;
+      const end = () => ((ended = true), onEnded());
+      const subscription = events.subscribe({
+        next: (event) => {
+          ended ||= isEnd(event);
+          subscriber.next(event);
+        },
+        error: (error: unknown) => (end(), subscriber.error(error)),
+        complete: () => (end(), subscriber.complete()),
+      });
+      const abort = () => subscriber.unsubscribe();
       if (signal.aborted) abort();
       else signal.addEventListener("abort", abort, { once: true });
-      return fromObservable(events).pipe(
-        finalize(() => {
-          signal.removeEventListener("abort", abort);
-          controller.abort();
-        }),
-      );
+      return () => {
+        signal.removeEventListener("abort", abort);
+        if (ended) return subscription.unsubscribe();
+        // Let go of early: stopped where it runs, and listened to (its events go nowhere) until it has ended.
+        const giveUp = timer(stopTimeout, scheduler).subscribe(() => (subscription.unsubscribe(), onEnded()));
+        track(input.threadId, new Promise<void>((resolve) => (onEnded = () => (giveUp.unsubscribe(), resolve()))));
+        runner.abortRun?.();
+        // No reason: HttpAgent rethrows a body-cancel reason not named AbortError as an unhandled rejection,
+        // and Carbon's reasons are plain strings. The default reason is an AbortError.
+        controller.abort();
+      };
+    });
+
+  // A run waits for the runs of its thread that were let go of and have not ended.
+  return (input, { signal }) =>
+    defer(() => {
+      const before = [...(stopping.get(input.threadId) ?? [])];
+      const start$ = defer(() => start(input, signal));
+      return before.length === 0 ? start$ : concat(from(Promise.all(before)).pipe(ignoreElements()), start$);
     });
 }

@@ -1,6 +1,6 @@
 import { EventType, type AGUIEvent, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
-import { AgUiProtocolError } from "../../../src/errors";
+import { AgUiInvalidEventError, AgUiProtocolError } from "../../../src/errors";
 import { verifySequence } from "../../../src/operators/check/verifySequence";
 import { ev } from "../../support/builders";
 import { producedBeforeUnsubscribe, testScheduler } from "../../support/marbles";
@@ -31,8 +31,39 @@ describe("verifySequence", () => {
     expectViolation([ev.text("m1", "x")], "TEXT_MESSAGE_CONTENT: the first event of a run must be RUN_STARTED", "TEXT_MESSAGE_CONTENT");
   });
 
-  it("rejects content for a message that never started", () => {
-    expectViolation([ev.runStarted(), ev.text("m1", "x")], "TEXT_MESSAGE_CONTENT: no open text message 'm1'", "TEXT_MESSAGE_CONTENT");
+  it("reports and skips a stray content, argument or end (of a message, call or reasoning never started here), and the run goes on", () => {
+    const stray: [AGUIEvent, AgUiInvalidEventError][] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = asEvents({
+        s: ev.runStarted(),
+        S: ev.textStart("m1"),
+        x: ev.text("old", "late"),
+        y: ev.toolArgs("t9", "{}"),
+        z: ev.toolEnd("t9"),
+        r: { type: EventType.REASONING_MESSAGE_CONTENT, messageId: "r9", delta: "hm" } as BaseEvent,
+        t: ev.text("m1", "Hi"),
+        E: ev.textEnd("m1"),
+        f: ev.runFinished(),
+      });
+      const source = cold("-s-S-x-y-z-r-t-E-f-|", values);
+      expectObservable(source.pipe(verifySequence({ onStrayEvent: (event, error) => void stray.push([event, error]) }))).toBe("-s-S---------t-E-f-|", values);
+    });
+    expect(stray.map(([event, error]) => [event.type, error])).toEqual([
+      ["TEXT_MESSAGE_CONTENT", new AgUiInvalidEventError("TEXT_MESSAGE_CONTENT", ["no open text message 'old': skipped"])],
+      ["TOOL_CALL_ARGS", new AgUiInvalidEventError("TOOL_CALL_ARGS", ["no open tool call 't9': skipped"])],
+      ["TOOL_CALL_END", new AgUiInvalidEventError("TOOL_CALL_END", ["no open tool call 't9': skipped"])],
+      ["REASONING_MESSAGE_CONTENT", new AgUiInvalidEventError("REASONING_MESSAGE_CONTENT", ["no open reasoning message 'r9': skipped"])],
+    ]);
+  });
+
+  it("errors when onStrayEvent throws", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = asEvents({ s: ev.runStarted(), x: ev.text("old", "late") });
+      const onStrayEvent = () => {
+        throw new Error("host bug");
+      };
+      expectObservable(cold("-s-x-|", values).pipe(verifySequence({ onStrayEvent }))).toBe("-s-#", values, new Error("host bug"));
+    });
   });
 
   it("rejects starting a message that is already open", () => {
@@ -45,10 +76,6 @@ describe("verifySequence", () => {
       "RUN_FINISHED: still open: text message 'm1'; step '/plan'",
       "RUN_FINISHED",
     );
-  });
-
-  it("rejects tool-call arguments for a call that never started", () => {
-    expectViolation([ev.runStarted(), ev.toolArgs("t1", "{}")], "TOOL_CALL_ARGS: no open tool call 't1'", "TOOL_CALL_ARGS");
   });
 
   it("rejects anything but a new RUN_STARTED after RUN_FINISHED or RUN_ERROR", () => {

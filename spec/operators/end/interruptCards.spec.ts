@@ -31,6 +31,39 @@ describe("interruptCards", () => {
     expect(conversation.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["i1", "i2"]);
   });
 
+  it("describes a call as the run's latest messages snapshot has it, over what the run streamed (@ag-ui/langgraph streams a message's second tool call into its first)", () => {
+    const streamed: PipelineElement = { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "delete_files", arguments: '{"pattern":"*.tmp"}{"to":"team@example.com"}', messageId: "a1", status: "handedOver" }] };
+    const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
+    const snapshot: PipelineElement = {
+      kind: "history.snapshot",
+      messages: [{ id: "a1", role: "assistant", toolCalls: [call("t1", "delete_files", '{"pattern":"*.tmp"}'), call("t2", "send_email", '{"to":"team@example.com"}')] }],
+    };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const finished = interrupted({ id: "i1", reason: "approval", message: "Delete?", toolCallId: "t1" }, { id: "i2", reason: "approval", message: "Email?", toolCallId: "t2" });
+      expectObservable(cold("-c-h-f------|", { c: streamed, h: snapshot, f: finished }).pipe(interruptCards())).toBe("-c-h-(abpf)-|", {
+        c: streamed,
+        h: snapshot,
+        a: card({ kind: "interrupt", interruptId: "i1", reason: "approval", message: "Delete?", toolCallId: "t1", action: "delete_files", args: { pattern: "*.tmp" } }),
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "approval", message: "Email?", toolCallId: "t2", action: "send_email", args: { to: "team@example.com" } }),
+        p: { kind: "interrupts.pending", interrupts: (finished as { outcome: { interrupts: unknown[] } }).outcome.interrupts },
+        f: finished,
+      });
+    });
+  });
+
+  it("shows no second card for an interrupt whose card still waits (LangGraph re-emits a pending interrupt on a run without its resume)", () => {
+    const again = { id: "i1", reason: "approval", message: "Delete?" };
+    const fresh = { id: "i2", reason: "approval", message: "Email?" };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const finished = interrupted(again, fresh);
+      expectObservable(cold("-f----|", { f: finished }).pipe(interruptCards({ waiting: ["i1"] }))).toBe("-(bpf)|", {
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "approval", message: "Email?" }),
+        p: { kind: "interrupts.pending", interrupts: [again, fresh] },
+        f: finished,
+      });
+    });
+  });
+
   it("says what a card asks when the interrupt has no message (Mastra's suspend payload and tool, else the tool call from the history), and has the call Mastra suspended recorded", () => {
     const conversation = new Conversation({
       messages: [{ id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete_files", arguments: '{"pattern":"*.tmp"}' } }] }],

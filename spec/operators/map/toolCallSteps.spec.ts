@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { filter, map, pipe } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../../src/carbon";
 import type { PipelineElement } from "../../../src/instructions";
-import { NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
+import { AWAITING_DECISION, NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
 import { ev, instr } from "../../support/builders";
 import { testScheduler } from "../../support/marbles";
 import { itFollowsTheOperatorContract } from "../../support/operatorContract";
@@ -127,10 +127,9 @@ describe("toolCallSteps", () => {
     });
   });
 
-  it("shows a call the finished run hands over (named pending, interrupted, or of a client tool) as success, with no result in the history", () => {
+  it("shows a call the finished run hands over to the client (named pending, or of a client tool) as success, with no result in the history", () => {
     const finishes: [BaseEvent, { clientTools?: string[] }][] = [
       [ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t1"] } }), {}],
-      [ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t1" }] } }), {}],
       [ev.runFinished(), { clientTools: ["paint"] }],
     ];
     for (const [finished, options] of finishes) {
@@ -146,6 +145,20 @@ describe("toolCallSteps", () => {
         });
       });
     }
+  });
+
+  it("shows a call an interrupt holds as waiting for a decision (still processing), with no result in the history", () => {
+    const finished = ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t1" }] } });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E----F----|", elements({ S: start("t1", "delete_files"), E: ev.toolEnd("t1"), F: finished }));
+      expectObservable(source.pipe(steps())).toBe("-(sh)-(eh)-(fF)-|", {
+        s: chain({ tool_name: "delete_files", status: "processing" }),
+        e: chain({ tool_name: "delete_files", status: "processing", request: { args: {} } }),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "delete_files", "")] } },
+        f: chain({ tool_name: "delete_files", status: "processing", request: { args: {} }, description: AWAITING_DECISION }),
+        F: finished as PipelineElement,
+      });
+    });
   });
 
   it("goes on with a call that ended when a START reopens it, calling onToolCall once", () => {

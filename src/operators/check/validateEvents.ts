@@ -6,7 +6,7 @@ import { warnSkippedEvent } from "../../internal/warnings";
 import { createOperator } from "../fusion";
 
 export interface ValidateEventsOptions {
-  /** Called with each event that fails its schema; the event is skipped. Default: `console.warn`. */
+  /** Called with each event that fails its schema (and, through `agUiToCarbon()`, each stray event `verifySequence()` skips); the event is skipped. Default: `console.warn`. */
   onInvalidEvent?: (event: unknown, error: AgUiInvalidEventError) => void;
 }
 

@@ -9,6 +9,8 @@ import { parseToolArguments } from "../../internal/toolArguments";
 export interface InterruptCardsOptions {
   /** The history before this run, where a call an interrupt names may have been made (a re-emitted interrupt). */
   history?: readonly Message[];
+  /** The interrupts whose cards still wait for a decision: one the run lists again (LangGraph re-emits a pending interrupt) gets no second card. */
+  waiting?: Iterable<string>;
 }
 
 /** A tool call as a card describes it. */
@@ -18,12 +20,14 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * A RUN_FINISHED whose outcome is an interrupt becomes one decision card per
  * interrupt, in order: a Carbon `user_defined` item carrying
  * `InterruptDecisionData` (with the name and parsed arguments of the tool call
- * it concerns: from the run's `run.toolCalls`, else from the earlier
- * `history`), then an `interrupts.pending` write (what `respondToInterrupt`
+ * it concerns: from the run's latest messages snapshot, else its
+ * `run.toolCalls`, else the earlier `history`; the snapshot first, as
+ * `@ag-ui/langgraph` streams a message's second tool call into its first), then an `interrupts.pending` write (what `respondToInterrupt`
  * answers), then the RUN_FINISHED. A card always says what it asks: an
  * interrupt without a `message` gets the question from its metadata (Mastra's
  * `metadata.mastra.suspendPayload`; its tool name and arguments stand in for
  * a call the run did not stream), else "Allow <tool>?" for its tool call.
+ * An interrupt whose card still waits (`waiting`) gets no second one.
  * Mastra streams no events for the call it suspended: from its metadata, the
  * call joins the history (as an assistant message named after it), so the
  * result Mastra sends on resume answers a call the next run carries.
@@ -35,12 +39,15 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  */
 export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
   const { history = [] } = options;
+  const waiting = new Set(options.waiting);
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const runCalls = new Map<string, KnownCall>();
+      /** The calls of the run's latest messages snapshot: the agent's own record, over what it streamed. */
+      let snapshotCalls = new Map<string, KnownCall>();
       const findCall = (toolCallId: string | undefined): KnownCall | undefined => {
         if (toolCallId === undefined) return undefined;
-        const inRun = runCalls.get(toolCallId);
+        const inRun = snapshotCalls.get(toolCallId) ?? runCalls.get(toolCallId);
         if (inRun) return inRun;
         for (let at = history.length - 1; at >= 0; at--) {
           const message = history[at]!;
@@ -53,9 +60,16 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
         next(element) {
           if ("kind" in element && element.kind === "run.toolCalls") {
             for (const call of element.calls) runCalls.set(call.toolCallId, call);
+          } else if ("kind" in element && element.kind === "history.snapshot") {
+            snapshotCalls = new Map();
+            for (const message of element.messages) {
+              if (message.role !== "assistant") continue;
+              for (const call of message.toolCalls ?? []) snapshotCalls.set(call.id, { name: call.function.name, arguments: call.function.arguments });
+            }
           } else if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
             const { interrupts } = element.outcome;
             for (const interrupt of interrupts) {
+              if (waiting.has(interrupt.id)) continue;
               let found = findCall(interrupt.toolCallId);
               const missingCall = found ? undefined : callFromMetadata(interrupt);
               if (missingCall) {
@@ -71,7 +85,7 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
         },
       };
     },
-    [EventType.RUN_FINISHED, "run.toolCalls"],
+    [EventType.RUN_FINISHED, "run.toolCalls", "history.snapshot"],
   );
 }
 

@@ -33,6 +33,9 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
 /** The result recorded for a call the agent ended without answering. */
 export const NO_TOOL_RESULT = "The tool call ended without a result";
 
+/** The description of the step of a call an interrupt holds. */
+export const AWAITING_DECISION = "Waiting for a decision";
+
 interface CallInProgress {
   name: string;
   messageId: string;
@@ -59,9 +62,11 @@ interface CallInProgress {
  * No step is left processing once the run has ended. A call still without a
  * result when the run finishes is either handed over, or failed:
  * - handed over when the run's outcome names it (`pendingToolCallIds`, an
- *   interrupt's `toolCallId`) or it calls one of `clientTools`: its step shows
- *   `"success"` (the call was made), and its answer comes with the run that
- *   follows (a frontend tool's result, a decision);
+ *   interrupt's `toolCallId`) or it calls one of `clientTools`: its answer
+ *   comes with the run that follows. A call handed to the client shows
+ *   `"success"` (the call was made; the client answers it at once); a call an
+ *   interrupt holds stays `"processing"`, described as waiting for a
+ *   decision: nobody has approved it yet;
  * - otherwise it shows `"failure"` with the response "The tool call ended
  *   without a result", and that becomes its `tool` message (with `error`) in
  *   the history: frameworks hand a tool's exception to the model and emit no
@@ -112,14 +117,20 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       out.next({ kind: "item.complete", itemId: item.streaming_metadata?.id ?? `tool-call-${toolCallId}`, item });
     };
 
-    /** Ends every step still processing: handed-over calls as success, the others as failed with no result (also in the history). */
-    const closeUnanswered = (handedOver: (toolCallId: string, call: CallInProgress) => boolean) => {
-      const unanswered = [...calls].filter(([, call]) => chain[call.step]?.status === "processing");
+    /**
+     * Ends every step still processing: calls handed to the client as success, calls an interrupt holds as waiting,
+     * the others as failed with no result (also in the history).
+     */
+    const closeUnanswered = (handedOver: (toolCallId: string, call: CallInProgress) => boolean, held: ReadonlySet<string | undefined> = new Set()) => {
+      const unanswered = [...calls].filter(([, call]) => call.status === "open");
       if (unanswered.length === 0) return;
       const failed: string[] = [];
       chain = chain.slice();
       for (const [toolCallId, call] of unanswered) {
-        if (handedOver(toolCallId, call)) {
+        if (held.has(toolCallId)) {
+          call.status = "handedOver";
+          chain[call.step] = { ...chain[call.step], description: AWAITING_DECISION };
+        } else if (handedOver(toolCallId, call)) {
           call.status = "handedOver";
           chain[call.step] = { ...chain[call.step], status: "success" };
         } else {
@@ -145,8 +156,9 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         }
         if (isEventOfType(element, EventType.RUN_FINISHED)) {
           const { outcome } = element;
-          const named = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
-          closeUnanswered((toolCallId, call) => named.has(toolCallId) || clientTools.includes(call.name));
+          const pending = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : []);
+          const held = new Set(outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
+          closeUnanswered((toolCallId, call) => pending.has(toolCallId) || clientTools.includes(call.name), held);
           const runCalls: RunToolCall[] = [];
           for (const [toolCallId, call] of calls) {
             if (call.status !== "open") runCalls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), messageId: call.messageId, status: call.status });
