@@ -1,9 +1,9 @@
-import type { Message, RunAgentInput } from "@ag-ui/core";
-import { BehaviorSubject, distinctUntilChanged, filter, map, skip, switchMap, type Observable } from "rxjs";
+import type { RunAgentInput } from "@ag-ui/core";
+import { filter, skip } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
-import { Conversation, type Activity } from "../conversation";
+import type { Conversation } from "../conversation";
 import { AgUiInterruptError } from "../errors";
-import { isExpired, type InterruptDecision, type PendingInterrupt } from "../hitl";
+import { isExpired, type InterruptDecision } from "../hitl";
 import type { Turn } from "../internal/turn";
 import { CarbonEvents } from "./carbonEvents";
 import { ErrorPolicy } from "./errorPolicy";
@@ -12,6 +12,7 @@ import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } f
 import { interruptToAnswer, resume } from "./resume";
 import { cancellationInput, userMessageInput } from "./runInput";
 import { playTurn, type TurnOutcome } from "./turnOutcome";
+import { ConversationFacade } from "./conversationFacade";
 import { TurnQueue } from "./turnQueue";
 import { randomId } from "../internal/ids";
 import { PersistedThreads, type CarbonFeedbackEvent } from "./persistedThreads";
@@ -32,10 +33,8 @@ export interface RespondOptions {
  * one after another, and each ends early on one signal that Carbon's stop
  * button, its restart and `reset()` all reach. See docs/hitl.md.
  */
-export class CarbonAgUiAdapter {
+export class CarbonAgUiAdapter extends ConversationFacade {
   private readonly options: ResolvedOptions;
-  /** The conversation of this thread; `reset()` replaces it, and a turn keeps the one it began on. */
-  private readonly conversations: BehaviorSubject<Conversation>;
   /** The Carbon instance of the latest message, where a resume streams when none is given. */
   private lastInstance: CarbonChatInstance | undefined;
   private readonly turns = new TurnQueue();
@@ -46,6 +45,7 @@ export class CarbonAgUiAdapter {
 
   constructor(options: CarbonAgUiAdapterOptions) {
     const resolved = resolveOptions(options);
+    super(resolved);
     const { html, allowHttp, allowUrl, onInvalidItem, onWarning } = options;
     const restoreOptions = { ...(html !== undefined && { html }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }), ...(onInvalidItem && { onInvalidItem }) };
     const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
@@ -53,57 +53,10 @@ export class CarbonAgUiAdapter {
     const persisted = this.persisted;
     this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
     this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
-    const { describe, onError, rejectOnError, threadId, initialMessages, onStateChange } = this.options;
+    const { describe, onError, rejectOnError, onStateChange } = this.options;
     this.errors = new ErrorPolicy(describe, onError, rejectOnError);
-    this.conversations = new BehaviorSubject(this.newConversation({ ...(threadId !== undefined && { threadId }), ...(initialMessages !== undefined && { messages: initialMessages }) }));
     // Lives as long as the adapter: the conversations are its own.
     if (onStateChange) this.state$.pipe(skip(1)).subscribe(onStateChange);
-  }
-
-  private get conversation(): Conversation {
-    return this.conversations.value;
-  }
-
-  /** The AG-UI thread id of this conversation; `reset()` starts a new one. */
-  get threadId(): string {
-    return this.conversation.threadId;
-  }
-
-  /** The conversation so far, as AG-UI messages. */
-  get messages(): readonly Message[] {
-    return this.conversation.messages;
-  }
-
-  get messages$(): Observable<readonly Message[]> {
-    return this.conversations.pipe(switchMap((conversation) => conversation.messages$));
-  }
-
-  /** The shared state (frozen), sent with the next run. */
-  get state(): unknown {
-    return this.conversation.state;
-  }
-
-  get state$(): Observable<unknown> {
-    return this.conversations.pipe(switchMap((conversation) => conversation.state$));
-  }
-
-  /** Interrupts awaiting their resume, oldest first, each with the decision taken so far. */
-  get pendingInterrupts(): readonly PendingInterrupt[] {
-    return this.conversation.pendingInterrupts;
-  }
-
-  /** The oldest pending interrupt (it may already hold a decision not yet sent). */
-  get pendingInterrupt(): PendingInterrupt | undefined {
-    return this.conversation.pendingInterrupts[0];
-  }
-
-  get pendingInterrupts$(): Observable<readonly PendingInterrupt[]> {
-    return this.conversations.pipe(switchMap((conversation) => conversation.pendingInterrupts$));
-  }
-
-  /** The thread's activities (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by message id. */
-  get activities(): ReadonlyMap<string, Activity> {
-    return this.conversation.activities;
   }
 
   /**
@@ -120,14 +73,6 @@ export class CarbonAgUiAdapter {
   private adopt(conversation: Conversation): void {
     this.conversations.next(conversation);
     this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
-  }
-
-  /** The thread id, at once and on every change (a reset, a restart, a switch): for a page that keeps it in its URL. */
-  get threadId$(): Observable<string> {
-    return this.conversations.pipe(
-      map((conversation) => conversation.threadId),
-      distinctUntilChanged(),
-    );
   }
 
   /** Carbon's `customLoadHistory`: with `persistence`, the thread as stored, its latest `shownTurns` (docs/persistence.md). */
@@ -259,11 +204,6 @@ export class CarbonAgUiAdapter {
       if (this.conversation === turn.conversation) this.reset();
     });
     return turn;
-  }
-
-  private newConversation(thread: { threadId?: string; messages?: readonly Message[] }): Conversation {
-    const { initialState: state, hostScheduler } = this.options;
-    return new Conversation({ ...thread, state, ...(hostScheduler && { scheduler: hostScheduler }) });
   }
 }
 
