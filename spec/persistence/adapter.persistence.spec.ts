@@ -108,6 +108,26 @@ describe("the adapter with a store", () => {
     expect(third.adapter.interruptAnswer("int-1")).toBe("approve");
   });
 
+  it("keeps the answer of a resume that failed after its first event (the agent took the decision), and not of one that failed before", async () => {
+    const first = adapterWith({ runs: [card, () => [ev.runStarted(), ev.runError("the tool crashed")]] });
+    const carbon = new CarbonRecorder();
+    await first.adapter.sendMessage(request("Send the forecast"), sendOptions(), carbon);
+    await expect(first.adapter.respondToInterrupt({ type: "approve" }, carbon)).rejects.toThrow("the tool crashed");
+    expect(first.adapter.interruptAnswer("int-1")).toBe("approve");
+    const reloaded = adapterWith({ store: first.store, runs: [] });
+    await reloaded.adapter.loadHistory();
+    expect(reloaded.adapter.interruptAnswer("int-1")).toBe("approve");
+
+    const refused = (): BaseEvent[] => {
+      throw new Error("connection refused");
+    };
+    const failing = adapterWith({ runs: [card, refused] });
+    await failing.adapter.sendMessage(request("Send the forecast"), sendOptions(), carbon);
+    await expect(failing.adapter.respondToInterrupt({ type: "approve" }, carbon)).rejects.toThrow();
+    expect(failing.adapter.interruptAnswer("int-1")).toBeUndefined();
+    expect(failing.adapter.pendingInterrupts.map((entry) => entry.decision?.type)).toEqual(["approve"]);
+  });
+
   it("keeps a decision taken before the reload, and a message sent instead answers the interrupts as cancelled", async () => {
     const other: Interrupt = { id: "int-2", reason: "input", message: "Which team?" };
     const first = adapterWith({ runs: [() => ev.run(ev.toolCall("call-1", "send", { to: "team" }), ev.interrupt(approval, other))] });

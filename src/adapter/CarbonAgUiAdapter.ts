@@ -183,7 +183,9 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     this.carbonEvents.follow(instance);
     const turn = this.beginTurn(instance, [options.signal]);
     const answering = conversation.pendingInterrupts;
-    await this.saved(turn, this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError).then(() => this.persisted?.noteAnswers(conversation, answering))));
+    // The decisions the agent took (a resume that failed before its first event put them back) are how the cards were answered.
+    const noteTaken = () => this.persisted?.noteAnswers(conversation, answering.filter((entry) => !conversation.pendingInterrupts.some((still) => still.interrupt.id === entry.interrupt.id)));
+    await this.saved(turn, this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError).finally(noteTaken)));
   }
 
   /** `played`, after which the turn's conversation is saved (with `persistence`), whatever came of it. */
