@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { CancellationReason, fromAgent } from "carbon-agui-rx";
+import { CancellationReason, fromAgent, memoryStore } from "carbon-agui-rx";
 import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
 import type { ConfirmedCall } from "../../examples/frameworks/langgraphGraph";
 import { Chat, waitUntil } from "./partners";
@@ -170,6 +170,27 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
     expect(lastLines(chat, 2)).toEqual(["You: Thanks", "Assistant: You said: Thanks"]);
     await expectSameHistory(chat);
     expectSettled(chat);
+  });
+
+  it("after a reload, has the pending card from the store, and the next message answers it as cancelled instead of being swallowed", async () => {
+    const store = memoryStore();
+    const before = new Chat({ run: fromAgent(createLangGraphAgent(server.url)), persistence: { store } });
+    expect(await before.say("Delete my temp files")).toBeUndefined();
+    const pending = before.adapter.pendingInterrupts.map((entry) => entry.interrupt.id);
+    expect(pending).toHaveLength(1);
+    await before.adapter.saveNow();
+
+    const after = new Chat({ run: fromAgent(createLangGraphAgent(server.url)), threadId: before.adapter.threadId, persistence: { store } });
+    const restored = await after.adapter.loadHistory(after.carbon);
+    expect(restored.length).toBeGreaterThan(0);
+    expect(after.adapter.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(pending);
+    // Carbon gives each message an id of its own; the new page's first may not reuse the old page's.
+    after.carbon.userSays("Actually, what is the weather?");
+    await after.adapter.sendMessage({ id: "after-reload-1", input: { text: "Actually, what is the weather?" }, history: {} }, { signal: new AbortController().signal }, after.carbon);
+    expect(lastLines(after, 4)).toEqual(["Assistant: OK, I did not delete anything.", "Assistant: Let me check.", "It is sunny in Paris, 21 °C.", "  How did I get this answer? get_weather (success)"]);
+    expect((await graphState(after)).received).toEqual([{ tool: "delete_files", interruptId: pending[0], value: { __agui_cancelled__: true, interrupt_id: pending[0] } }]);
+    await expectSameHistory(after);
+    expectSettled(after);
   });
 
   it("stops the graph's run on the stop button, and the next message on the thread gets its own answer", async () => {
