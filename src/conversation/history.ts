@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from "@ag-ui/core";
 import { BehaviorSubject, type Observable } from "rxjs";
+import { findToolCall } from "../internal/findToolCall";
 
 const MAX_PENDING_ENCRYPTED_VALUES = 256;
 
@@ -105,12 +106,7 @@ export class History {
 
   /** The latest tool call with this id, with the id of the assistant message that made it. */
   findToolCall(toolCallId: string): { call: ToolCall; messageId: string } | undefined {
-    for (let position = this.list.length - 1; position >= 0; position--) {
-      const message = this.list[position]!;
-      const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
-      if (call) return { call, messageId: message.id };
-    }
-    return undefined;
+    return findToolCall(this.list, toolCallId);
   }
 
   /** Whether the history holds a message with this id (or the place of one that has started). */

@@ -3,6 +3,7 @@ import type { MonoTypeOperatorFunction } from "rxjs";
 import type { InterruptDecisionData } from "../../hitl";
 import { isEventOfType, type PipelineElement, type RunToolCall } from "../../instructions";
 import { createOperator } from "../fusion";
+import { findToolCall } from "../../internal/findToolCall";
 import { isRecord } from "../../internal/isRecord";
 import { parseToolArguments } from "../../internal/toolArguments";
 
@@ -49,12 +50,8 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
         if (toolCallId === undefined) return undefined;
         const inRun = snapshotCalls.get(toolCallId) ?? runCalls.get(toolCallId);
         if (inRun) return inRun;
-        for (let at = history.length - 1; at >= 0; at--) {
-          const message = history[at]!;
-          const call = message.role === "assistant" ? message.toolCalls?.find((candidate) => candidate.id === toolCallId) : undefined;
-          if (call) return { name: call.function.name, arguments: call.function.arguments };
-        }
-        return undefined;
+        const earlier = findToolCall(history, toolCallId)?.call;
+        return earlier && { name: earlier.function.name, arguments: earlier.function.arguments };
       };
       return {
         next(element) {
