@@ -433,6 +433,22 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
       expect(historyAfterCall(inputs[2])).toEqual(["assistant", 'tool t1: {"approved":true}', 'tool t2: {"status":"cancelled"}', "assistant", "user"]);
     });
 
+    it.each([
+      ["throws before its first event", () => throwError(() => new Error("connection refused"))],
+      ["completes empty", () => EMPTY],
+    ])("puts the interrupt back, without a cancelled result, when the run cancelling it for a message sent instead %s", async (_case, failing) => {
+      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), failing, () => answer("Deleted."));
+      await adapter.sendMessage(request("Clean up"), options(), carbon);
+      await adapter.sendMessage(request("Never mind"), options(), carbon);
+      expect(inputs).toHaveLength(2);
+      expect(pendingIds(adapter)).toEqual([["i-t1", undefined]]);
+      expect(adapter.messages.map((message) => (message.role === "tool" ? `tool ${message.toolCallId}` : message.role))).toEqual(["user", "assistant", "user"]);
+      // The agent never took the cancellation: the card can still be answered, and the decision is the call's result.
+      await adapter.respondToInterrupt({ type: "approve" }, carbon);
+      expect(inputs[2]?.resume).toEqual([{ interruptId: "i-t1", status: "resolved", payload: { approved: true } }]);
+      expect(adapter.messages.filter((message) => message.role === "tool").map((message) => message.content)).toEqual(['{"approved":true}']);
+    });
+
     it("keeps the result a framework sends itself on resume (Mastra)", async () => {
       const resumed = () => of(ev.runStarted(), ev.toolResult("t1", "deleted 3", "r-t1"), ev.runFinished());
       const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), resumed, () => answer("Anything else?"));

@@ -6,7 +6,7 @@ import { AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../../src/err
 import { ErrorPolicy } from "../../src/adapter/errorPolicy";
 import { resolveOptions } from "../../src/adapter/options";
 import { interruptToAnswer } from "../../src/adapter/resume";
-import { cancellationInput, userMessageInput } from "../../src/adapter/runInput";
+import { cancellation, userMessageInput } from "../../src/adapter/runInput";
 import { playTurn } from "../../src/adapter/turnOutcome";
 import { TurnQueue } from "../../src/adapter/turnQueue";
 import { RUN_BEGAN } from "../../src/operators/runs/splitRuns";
@@ -74,19 +74,32 @@ describe("the adapter's parts, each on its own", () => {
     });
   });
 
-  describe("cancellationInput and userMessageInput", () => {
+  describe("cancellation and userMessageInput", () => {
     it("answers pending interrupts as cancelled in a resume with no messages, their calls' results recorded; then the message runs with the whole history", () => {
       const call: Message = { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete", arguments: "{}" } }] };
       const conversation = new Conversation({ threadId: "t", messages: [call], state: { n: 1 } });
       conversation.addPendingInterrupts([{ id: "i1", reason: "approval", toolCallId: "t1" }]);
       const { runFields } = resolveOptions({ run: () => EMPTY, forwardedProps: { tenant: "x" } });
-      const cancellation = cancellationInput(conversation, runFields);
-      expect(cancellation).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: "t", state: { n: 1 }, forwardedProps: { tenant: "x" } });
+      expect(cancellation(conversation, runFields)?.input).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: "t", state: { n: 1 }, forwardedProps: { tenant: "x" } });
       expect(conversation.pendingInterrupts).toEqual([]);
-      expect(cancellationInput(conversation, runFields)).toBeUndefined();
+      expect(cancellation(conversation, runFields)).toBeUndefined();
       const input = userMessageInput(conversation, { id: "u1", input: { text: "No, something else" } } as never, runFields);
       expect(input.messages.map((message) => [message.id, message.role])).toEqual([["a1", "assistant"], ["t1-decision", "tool"], ["u1", "user"]]);
       expect(input.resume).toBeUndefined();
+    });
+
+    it("puts the interrupts back as they were, decisions included, and takes the cancelled results out, when the agent never took the cancellation", () => {
+      const call: Message = { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete", arguments: "{}" } }] };
+      const kept: Message = { id: "t2-result", role: "tool", toolCallId: "t2", content: "done" };
+      const conversation = new Conversation({ threadId: "t", messages: [call, kept] });
+      conversation.addPendingInterrupts([{ id: "i1", reason: "approval", toolCallId: "t1" }, { id: "i2", reason: "approval" }]);
+      conversation.decideInterrupt("i2", { type: "approve" });
+      const { runFields } = resolveOptions({ run: () => EMPTY });
+      const taken = cancellation(conversation, runFields);
+      expect(conversation.messages.map((message) => message.id)).toContain("t1-decision");
+      taken?.putBack();
+      expect(conversation.messages).toEqual([call, kept]);
+      expect(conversation.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.decision?.type])).toEqual([["i1", undefined], ["i2", "approve"]]);
     });
   });
 

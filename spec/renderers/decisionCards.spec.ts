@@ -202,6 +202,16 @@ describe("renderDecisionCards", () => {
     expect(card.querySelector<HTMLElement>(".cagr-card-status")?.hidden).toBe(true);
   });
 
+  it("is answerable again, without the cancellation note, when the run cancelling it for a message sent instead never reached the agent", async () => {
+    const { adapter, carbon, answerButtons, text, buttonFor, inputs } = await setUp({}, () => throwError(() => new Error("connection refused")), () => answer("Sent."));
+    await adapter.sendMessage({ id: "u2", input: { text: "Never mind" } }, { signal: new AbortController().signal }, carbon);
+    expect(answerButtons()).toEqual([true, true, true]);
+    expect(text(".cagr-card-note")).toBe("");
+    buttonFor("approve").click();
+    await waitUntil(() => text(".cagr-card-status") === "Approved.");
+    expect(inputs[2]?.resume?.map((entry) => entry.status)).toEqual(["resolved"]);
+  });
+
   it("renders a clarification card with the question", async () => {
     const document = new JSDOM("<!doctype html><div id=chat></div>").window.document;
     const host = document.getElementById("chat") as HTMLElement;

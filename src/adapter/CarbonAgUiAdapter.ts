@@ -10,7 +10,7 @@ import { ErrorPolicy } from "./errorPolicy";
 import { converse } from "./frontendTools";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
 import { interruptToAnswer, resume } from "./resume";
-import { cancellationInput, userMessageInput } from "./runInput";
+import { cancellation, userMessageInput } from "./runInput";
 import { playTurn, type TurnOutcome } from "./turnOutcome";
 import { ConversationFacade } from "./conversationFacade";
 import { TurnQueue } from "./turnQueue";
@@ -145,8 +145,10 @@ export class CarbonAgUiAdapter extends ConversationFacade {
       const { runFields } = this.options;
       const message = { ...request, id: request.id ?? randomId() };
       this.persisted?.noteRequest(turn.conversation, message.id, request.input.text ?? "", turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
-      const cancellation = cancellationInput(turn.conversation, runFields);
-      const cancelled = cancellation && (await this.playRuns(turn, cancellation, request.id));
+      const cancelling = cancellation(turn.conversation, runFields);
+      const cancelled = cancelling && (await this.playRuns(turn, cancelling.input, request.id));
+      // Not a single event: the agent never took the cancellation, and the cards can still be answered.
+      if (cancelled && !cancelled.began) cancelling.putBack();
       // After the cancellation's run, whose MESSAGES_SNAPSHOT would leave it out: the message is kept whatever became of that run.
       const input = userMessageInput(turn.conversation, message, runFields);
       if (cancelled?.failure) throw cancelled.failure.error;

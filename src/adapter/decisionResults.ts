@@ -10,8 +10,10 @@ import { toResumeEntry, type PendingInterrupt } from "../hitl";
  * the model inside the run and emit no result (CopilotKit's interrupt tools),
  * and the next run would then carry a call without a result, which providers
  * reject. A framework that emits the result itself (Mastra) has it kept.
+ * Returns the ids of the results it added.
  */
-export function recordDecisionResults(conversation: Conversation, decided: readonly PendingInterrupt[]): void {
+export function recordDecisionResults(conversation: Conversation, decided: readonly PendingInterrupt[]): string[] {
+  const added: string[] = [];
   for (const { interrupt, decision } of decided) {
     const { toolCallId } = interrupt;
     const { messages } = conversation;
@@ -21,5 +23,7 @@ export function recordDecisionResults(conversation: Conversation, decided: reado
     const content = JSON.stringify(entry.status === "cancelled" ? { status: "cancelled" } : entry.payload);
     // A new tool result goes right after its call and the results already there.
     conversation.upsertMessage({ id: `${toolCallId}-decision`, role: "tool", toolCallId, content } satisfies Message);
+    added.push(`${toolCallId}-decision`);
   }
+  return added;
 }

@@ -20,21 +20,35 @@ export function runInput(conversation: Conversation, fields: ResolvedOptions["ru
   };
 }
 
+/** The interrupts a message sent instead cancels: the run that tells the agent, and how to put them back when the agent never took it. */
+export interface Cancellation {
+  input: RunAgentInput;
+  /** The interrupts pending again, as they were, and their calls without the cancelled results. */
+  putBack(): void;
+}
+
 /**
- * The run that answers, as cancelled, the interrupts still pending when the
- * person sends a message instead (the agent needs every open interrupt
- * answered to go on with the thread): a resume with no messages, or none
- * when nothing is pending. It is a run of its own, before the message's:
- * LangGraph and Mastra take a run that carries a resume as the resume only,
- * and would drop a message sent with it. The cancelled calls get their
- * results in the history first: CopilotKit's runtime would add them after
- * the message, where the model cannot take them.
+ * Cancels the interrupts still pending when the person sends a message
+ * instead (the agent needs every open interrupt answered to go on with the
+ * thread), or none when nothing is pending. Its run is a resume with no
+ * messages, before the message's: LangGraph and Mastra take a run that
+ * carries a resume as the resume only, and would drop a message sent with
+ * it. The cancelled calls get their results in the history first:
+ * CopilotKit's runtime would add them after the message, where the model
+ * cannot take them.
  */
-export function cancellationInput(conversation: Conversation, fields: ResolvedOptions["runFields"]): RunAgentInput | undefined {
-  const cancelled = conversation.takePendingInterrupts().map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
-  if (cancelled.length === 0) return undefined;
-  recordDecisionResults(conversation, cancelled);
-  return runInput(conversation, fields, [], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision)));
+export function cancellation(conversation: Conversation, fields: ResolvedOptions["runFields"]): Cancellation | undefined {
+  const taken = conversation.takePendingInterrupts();
+  if (taken.length === 0) return undefined;
+  const cancelled = taken.map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
+  const results = new Set(recordDecisionResults(conversation, cancelled));
+  return {
+    input: runInput(conversation, fields, [], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision))),
+    putBack() {
+      if (results.size > 0) conversation.replaceMessages(conversation.messages.filter((message) => !results.has(message.id)));
+      conversation.restorePendingInterrupts(taken);
+    },
+  };
 }
 
 /** The run a user message starts: the message joins the history, and the run carries the whole of it. */

@@ -147,6 +147,8 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     : { text: "", status: "note" };
   /** The interrupt as last seen pending, to tell how it left when it is gone. */
   let lastSeen: (typeof adapter.pendingInterrupts)[number] | undefined;
+  /** What the card said when the interrupt went without this card sending it. */
+  let goneWithout: typeof outcome | undefined;
   /** A card restored after its answer (a reload, a thread switched back to) says how it was answered. */
   const answered = adapter.interruptAnswer?.(interruptId);
   if (answered && !adapter.pendingInterrupts.some((entry) => entry.interrupt.id === interruptId)) {
@@ -156,10 +158,12 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     const pending = adapter.pendingInterrupts.find((entry) => entry.interrupt.id === interruptId);
     if (!pending && lastSeen && !sending && outcome.text === "") {
       // Gone without this card sending it: sent with the others' answers, or cancelled by a message sent instead.
-      outcome = lastSeen.decision
+      outcome = goneWithout = lastSeen.decision
         ? { text: `${DECISION_LABELS[lastSeen.decision.type]}.`, status: "finished" }
         : { text: CANCELLED_NOTE, status: "note" };
     }
+    // Back (the run that took it never reached the agent): open as before it went.
+    if (pending && outcome === goneWithout) outcome = { text: "", status: "note" };
     lastSeen = pending;
     const armed = pending !== undefined && !sending;
     if (!armed) editing = false;
