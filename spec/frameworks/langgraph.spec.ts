@@ -132,6 +132,12 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
       ["Delete the files matching *.tmp?", "delete_files", { pattern: "*.tmp" }],
       ["Email team@example.com?", "send_email", { to: "team@example.com" }],
     ]);
+    // The chain of thought shows both calls, as the snapshot has them, each waiting for its decision.
+    const steps = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? (chunk.final_response.message_options?.chain_of_thought ?? []) : []));
+    expect(steps.map((step) => [step.tool_name, step.request?.args, step.status, step.description])).toEqual([
+      ["delete_files", { pattern: "*.tmp" }, "processing", "Waiting for a decision"],
+      ["send_email", { to: "team@example.com" }, "processing", "Waiting for a decision"],
+    ]);
     const [first, second] = chat.adapter.pendingInterrupts.map(({ interrupt }) => interrupt);
     const deletion = [first, second].find((interrupt) => interrupt?.message?.startsWith("Delete"));
     const email = [first, second].find((interrupt) => interrupt?.message?.startsWith("Email"));

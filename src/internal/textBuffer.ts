@@ -12,6 +12,13 @@ export class TextBuffer {
   private joined = "";
   private readonly pieces: string[] = [];
 
+  /** A buffer that holds `text`. */
+  static of(text: string): TextBuffer {
+    const buffer = new TextBuffer();
+    buffer.append(text);
+    return buffer;
+  }
+
   append(piece: string): void {
     this.pieces.push(piece);
     if (this.pieces.length === PIECES_PER_JOIN) this.join();

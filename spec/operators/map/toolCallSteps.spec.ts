@@ -216,5 +216,47 @@ describe("toolCallSteps", () => {
     expect(seen).toEqual([[["t1", "answered"], ["t2", "handedOver"], ["t3", "failed"], ["t4", "handedOver"]]]);
   });
 
+  it("takes the calls of the run's messages from a MESSAGES_SNAPSHOT where the events got them wrong: a call streamed into another (@ag-ui/langgraph), a call never streamed", () => {
+    const seen: AgUiToolCall[] = [];
+    const snapshot = {
+      type: EventType.MESSAGES_SNAPSHOT,
+      messages: [
+        { id: "u1", role: "user", content: "Tidy up" },
+        { id: "old", role: "assistant", toolCalls: [call("t0", "search", '{"q":"x"}')] },
+        { id: "a1", role: "assistant", toolCalls: [call("t1", "delete_files", '{"pattern":"*.tmp"}'), call("t2", "send_email", '{"to":"team@example.com"}')] },
+      ],
+    } as BaseEvent;
+    const finished = ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t1" }, { id: "i2", reason: "approval", toolCallId: "t2" }] } });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----a-b-E----M----N-F----|", elements({ S: start("t1", "delete_files", "a1"), a: ev.toolArgs("t1", '{"pattern":"*.tmp"}'), b: ev.toolArgs("t1", '{"to":"team@example.com"}'), E: ev.toolEnd("t1"), M: snapshot, N: snapshot, F: finished }));
+      const deletion = { tool_name: "delete_files", status: "processing" as const, request: { args: { pattern: "*.tmp" } } };
+      const email = { tool_name: "send_email", status: "processing" as const, request: { args: { to: "team@example.com" } } };
+      const asStreamed = { tool_name: "delete_files", status: "processing" as const, request: { args: '{"pattern":"*.tmp"}{"to":"team@example.com"}' } };
+      expectObservable(source.pipe(steps({ onToolCall: (toolCall) => void seen.push(toolCall) }))).toBe("-(sH)-----(eh)-(cM)-N-(fF)-|", {
+        s: chain({ tool_name: "delete_files", status: "processing" }),
+        H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "delete_files", "")] } },
+        e: chain(asStreamed),
+        h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "delete_files", '{"pattern":"*.tmp"}{"to":"team@example.com"}')] } },
+        c: chain(deletion, email),
+        M: snapshot as PipelineElement,
+        N: snapshot as PipelineElement,
+        f: chain({ ...deletion, description: AWAITING_DECISION }, { ...email, description: AWAITING_DECISION }),
+        F: finished as PipelineElement,
+      });
+    });
+    expect(seen.map((toolCall) => [toolCall.toolCallId, toolCall.args])).toEqual([
+      ["t1", '{"pattern":"*.tmp"}{"to":"team@example.com"}'],
+      ["t2", { to: "team@example.com" }],
+    ]);
+  });
+
+  it("changes nothing when a MESSAGES_SNAPSHOT has the run's calls as they were streamed, however their JSON is spaced", () => {
+    const snapshot = { type: EventType.MESSAGES_SNAPSHOT, messages: [{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{ "q": "rxjs" }')] }] } as BaseEvent;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-M-|", elements({ S: start("t1", "search", "a1"), a: ev.toolArgs("t1", '{"q":"rxjs"}'), E: ev.toolEnd("t1"), M: snapshot }));
+      expectObservable(source.pipe(steps(), filter((element) => "kind" in element && element.kind === "options"), map(() => "o"))).toBe("-o---o---|");
+    });
+  });
+
   itFollowsTheOperatorContract(() => toolCallSteps(), ev.custom("x") as PipelineElement);
 });

@@ -22,8 +22,8 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * interrupt, in order: a Carbon `user_defined` item carrying
  * `InterruptDecisionData` (with the name and parsed arguments of the tool call
  * it concerns: from the run's latest messages snapshot, else its
- * `run.toolCalls`, else the earlier `history`; the snapshot first, as
- * `@ag-ui/langgraph` streams a message's second tool call into its first), then an `interrupts.pending` write (what `respondToInterrupt`
+ * `run.toolCalls`, else the earlier `history`; the snapshot first, as the
+ * agent's own record, which also holds calls no event of the run started), then an `interrupts.pending` write (what `respondToInterrupt`
  * answers), then the RUN_FINISHED. A card always says what it asks: an
  * interrupt without a `message` gets the question from its metadata (Mastra's
  * `metadata.mastra.suspendPayload`; its tool name and arguments stand in for

@@ -1,4 +1,4 @@
-import { EventType, type ToolCall } from "@ag-ui/core";
+import { EventType, type Message, type ToolCall } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { CarbonChainOfThoughtStep, CarbonItem } from "../../carbon";
 import { AgUiInvalidItemError } from "../../errors";
@@ -147,6 +147,39 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
     };
     const failUnfinished = () => closeUnanswered(() => false);
 
+    /**
+     * Takes the calls of the run's assistant messages as a MESSAGES_SNAPSHOT has them, where the events got them
+     * wrong: `@ag-ui/langgraph` streams a message's second call into its first (its arguments too), so the snapshot
+     * is the only place the second call and the first's own arguments are found.
+     */
+    const takeFromSnapshot = (messages: readonly Message[]) => {
+      const next = chain.slice();
+      const found: [string, CallInProgress][] = [];
+      for (const message of messages) {
+        if (message.role !== "assistant" || !message.toolCalls?.some((toolCall) => calls.has(toolCall.id))) continue;
+        for (const { id, function: { name, arguments: raw } } of message.toolCalls) {
+          const call = calls.get(id);
+          if (call && (open.has(id) || sameArguments(call.arguments.toString(), raw))) continue;
+          const args = parseToolArguments(raw);
+          if (call) {
+            call.arguments = TextBuffer.of(raw);
+            next[call.step] = { ...next[call.step], request: { args } };
+            continue;
+          }
+          const added: CallInProgress = { name, messageId: message.id, arguments: TextBuffer.of(raw), step: next.length, status: "open" };
+          calls.set(id, added);
+          next.push({ tool_name: name, request: { args }, status: "processing" });
+          found.push([id, added]);
+        }
+      }
+      if (next.length === chain.length && next.every((step, at) => step === chain[at])) return;
+      chain = next;
+      out.next({ kind: "options", options: { chain_of_thought: chain } });
+      for (const [toolCallId, call] of found) {
+        if (onToolCall) showToolCallItem(toolCallId, onToolCall({ toolCallId, name: call.name, args: parseToolArguments(call.arguments.toString()), parentMessageId: call.messageId }));
+      }
+    };
+
     return {
       next(element) {
         if (isEventOfType(element, EventType.RUN_ERROR) || ("kind" in element && element.kind === "turn.end" && element.how !== "finished")) {
@@ -164,6 +197,10 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
             if (call.status !== "open") runCalls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), messageId: call.messageId, status: call.status });
           }
           out.next({ kind: "run.toolCalls", calls: runCalls });
+          return out.next(element);
+        }
+        if (isEventOfType(element, EventType.MESSAGES_SNAPSHOT)) {
+          takeFromSnapshot(element.messages);
           return out.next(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
@@ -214,5 +251,10 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         failUnfinished();
       },
     };
-  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
+  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.MESSAGES_SNAPSHOT, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
+}
+
+/** Whether two argument strings say the same, however their JSON is spaced. */
+function sameArguments(streamed: string, snapshot: string): boolean {
+  return streamed === snapshot || JSON.stringify(parseToolArguments(streamed)) === JSON.stringify(parseToolArguments(snapshot));
 }
