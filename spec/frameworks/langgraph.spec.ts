@@ -215,6 +215,24 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
     expectSettled(chat);
   });
 
+  it.each([0, 5, 20, 60])("stops a run the stop button ends %i ms after the message (before or around its first event, the server's run id perhaps unknown), and the next message on the thread gets its own answer", async (delay) => {
+    const chat = newChat();
+    expect(await chat.say("Hello")).toBeUndefined();
+    const stop = new AbortController();
+    const turn = chat.say("Tell me a story", stop.signal);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    stop.abort(CancellationReason.STOP_STREAMING);
+    expect(await turn).toBeUndefined();
+    expect(chat.carbon.transcript()).not.toContain("pressed stop.");
+    expect(await chat.say("Hello again")).toBeUndefined();
+    expect(lastLines(chat, 2)).toEqual(["You: Hello again", "Assistant: You said: Hello again"]);
+    // The server's run of the story was cancelled, not left to finish.
+    const runs = await langGraphClient(server.url).runs.list(chat.adapter.threadId);
+    expect(runs.map((run) => run.status).filter((status) => status !== "interrupted")).toEqual(["success", "success"]);
+    await expectSameHistory(chat);
+    expectSettled(chat);
+  });
+
   it("shows a node that throws once, with its reason, and the next message works", async () => {
     const chat = newChat();
     await chat.say("Check the inventory");

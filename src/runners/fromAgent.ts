@@ -2,6 +2,7 @@ import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { asyncScheduler, concat, defer, from, ignoreElements, Observable, timer, type SchedulerLike, type Subscribable } from "rxjs";
 import { fromObservable } from "./fromObservable";
 import type { ObservableRunAgent } from "./runAgent";
+import { serverRunStop } from "./serverRunStop";
 
 /**
  * The part of an `@ag-ui/client` `HttpAgent` (or any `AbstractAgent`, such as
@@ -51,7 +52,8 @@ const isEnd = (event: BaseEvent) => event.type === "RUN_FINISHED" || event.type 
  *
  * A run let go of before its RUN_FINISHED or RUN_ERROR (unsubscribed, or
  * `signal` aborted) is stopped where the agent runs it: its `abortRun()`
- * (`LangGraphAgent` cancels the server's run, `BuiltInAgent` its model), and
+ * (`LangGraphAgent` cancels the server's run, `BuiltInAgent` its model; see
+ * `serverRunStop` for a LangGraph run stopped before its first event), and
  * its `abortController` aborted (`HttpAgent`'s request). Its events are
  * dropped from then on, and the next run on the same thread waits until it
  * has ended (at most `stopTimeout`): a LangGraph server refuses a second run
@@ -83,7 +85,8 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
     new Observable<BaseEvent>((subscriber) => {
       const runner = typeof original.clone === "function" ? original.clone() : original;
       if (runner.abortController !== undefined) runner.abortController = new AbortController();
-      const events = fromObservable(runner.run(input));
+      const serverRun = serverRunStop(runner, input);
+      const events = fromObservable(runner.run(serverRun?.input ?? input));
       const controller = runner.abortController ?? new AbortController();
       let ended = false;
       let onEnded = () => undefined as void;
@@ -106,6 +109,7 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
         const giveUp = timer(stopTimeout, scheduler).subscribe(() => (subscription.unsubscribe(), onEnded()));
         track(input.threadId, new Promise<void>((resolve) => (onEnded = () => (giveUp.unsubscribe(), resolve()))));
         runner.abortRun?.();
+        serverRun?.stop();
         // No reason: HttpAgent rethrows a body-cancel reason not named AbortError as an unhandled rejection,
         // and Carbon's reasons are plain strings. The default reason is an AbortError.
         controller.abort();
