@@ -136,6 +136,21 @@ export function describeConversations(framework: Framework): void {
       expectSettled(chat, 2);
     });
 
+    it.each([0, 20])("stops on the stop button %i ms after the message, before or around the first event, and the next message works", async (delay) => {
+      const lastWords = (call: { prompt: readonly { role: string; content: unknown }[] }) => JSON.stringify(call.prompt.at(-1)?.content);
+      const agent = await start((call) => (lastWords(call).includes("story") ? { text: ["Once upon ", "a time"], holdAfterTextMs: 500 } : { text: ["Short one."] }));
+      const chat = new Chat({ run: agent.run });
+      const stop = new AbortController();
+      const turn = chat.say("Tell me a story", stop.signal);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      stop.abort(CancellationReason.STOP_STREAMING);
+      expect(await turn).toBeUndefined();
+      expect(await chat.say("A short one")).toBeUndefined();
+      expect(chat.carbon.transcript().split("\n").slice(-2)).toEqual(["You: A short one", "Assistant: Short one."]);
+      // A turn stopped before it showed anything shows nothing, and Carbon waits on no final response.
+      expectSettled(chat, chat.carbon.transcript().includes("Once upon") ? 2 : 1);
+    });
+
     it("fails the turn with a library error when the model throws before answering, and the next message works", async () => {
       const agent = await start([{ throwBefore: "The model is overloaded" }, { text: ["Back again."] }]);
       const chat = new Chat({ run: agent.run });
