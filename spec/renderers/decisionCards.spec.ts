@@ -226,6 +226,14 @@ describe("renderDecisionCards", () => {
     expect(host.querySelector(".cagr-clarification-card .cagr-card-message")?.textContent).toBe("Which account?");
   });
 
+  it("drops the cards of a thread the adapter leaves (a reset, a new thread, a switch), so a thread switched back to gets its cards anew", async () => {
+    const { host, carbon, adapter } = await setUp({});
+    carbon.renderUserDefined();
+    expect(host.querySelectorAll(".cagr-card")).toHaveLength(1);
+    adapter.reset();
+    expect(host.querySelectorAll(".cagr-card")).toHaveLength(0);
+  });
+
   it("renders each slot once, drops its cards when the conversation restarts, and lets go of everything when disposed", async () => {
     const { host, carbon, dispose } = await setUp({});
     carbon.renderUserDefined();

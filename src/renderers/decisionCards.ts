@@ -1,4 +1,5 @@
 import { Validator } from "@cfworker/json-schema";
+import { skip } from "rxjs";
 import type { CarbonAgUiAdapter } from "../adapter";
 import type { CarbonChatInstance, CarbonEventBus, CarbonItem } from "../carbon";
 import { sentence } from "../internal/sentence";
@@ -24,7 +25,7 @@ export interface DecisionCardsOptions {
   /** The chat element (`cds-aichat-custom-element` or the container) the cards are slotted into. */
   host: HTMLElement;
   /** The adapter whose interrupts the cards answer (and, with `interruptAnswer`, how a restored card was answered). */
-  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$"> & Partial<Pick<CarbonAgUiAdapter, "interruptAnswer">>;
+  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$"> & Partial<Pick<CarbonAgUiAdapter, "interruptAnswer" | "threadId$">>;
   /** Tells the time for `expiresAt`. Default `Date.now`. */
   now?: () => number;
 }
@@ -36,7 +37,9 @@ const CANCELLED_NOTE = "Not answered: a message sent instead cancelled this requ
  * Renders decision cards (interrupts) and clarification cards in Carbon AI
  * Chat's web component: listens for `userDefinedResponse` and appends a card,
  * slotted where Carbon asks, to `host`. Cards are dropped when the
- * conversation restarts. Returns a function that removes everything. Each
+ * conversation restarts or the adapter leaves its thread (`threadId$`: Carbon
+ * asks again for the cards of a thread switched back to). Returns a function
+ * that removes everything. Each
  * card is `createDecisionCard` / `createClarificationCard`, which React hosts
  * can mount themselves.
  */
@@ -63,8 +66,10 @@ export function renderDecisionCards(options: DecisionCardsOptions): () => void {
     { type: "restartConversation", handler: clear },
   ];
   instance.on(handlers);
+  const threadsLeft = adapter.threadId$?.pipe(skip(1)).subscribe(clear);
   return () => {
     instance.off?.(handlers);
+    threadsLeft?.unsubscribe();
     clear();
   };
 }
