@@ -71,7 +71,13 @@ export async function openChatPage(page: Page, url: string): Promise<ChatPage> {
     page,
     async send(text) {
       await input.fill(text);
-      await input.press("Enter");
+      // Carbon takes a message only once the answer before it has ended, as a person sees by its stop button: until
+      // then Enter leaves the text in the input. Press it again until Carbon has taken the message (at most 10 s).
+      for (let attempt = 0; attempt < 50; attempt++) {
+        await input.press("Enter");
+        if (await page.waitForFunction((element) => !((element as HTMLTextAreaElement).value ?? element?.textContent), await input.elementHandle(), { timeout: 200 }).then(() => true, () => false)) return;
+      }
+      throw new Error(`Carbon did not take the message "${text}" within 10 s`);
     },
     async snapshot(name) {
       mkdirSync(SCREENSHOTS, { recursive: true });

@@ -191,4 +191,17 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await send("Do you remember what we said?");
     await messages(page).getByText("has 1 messages so far").waitFor();
   });
+
+  it("starts a new thread when the page clears Carbon's chat itself (clearConversation, which fires no event)", async () => {
+    const { page, send } = await demo.open();
+    await send("Hi there");
+    await messages(page).getByText("scripted AG-UI agent").waitFor();
+    // Once the turn is over (the thread is saved at its end): a clear during a turn resets through the request it cancels.
+    await page.waitForFunction(async () => (await window.adapter.listThreads()).some((thread) => thread.title === "Hi there"));
+    const before = await page.evaluate("window.adapter.threadId");
+    await page.evaluate("window.chatInstance.messaging.clearConversation()");
+    await page.waitForFunction(`window.adapter.threadId !== ${JSON.stringify(before)} && window.adapter.messages.length === 0`);
+    await send("Do you remember what we said?");
+    await messages(page).getByText("has 1 messages so far").waitFor();
+  });
 });

@@ -285,6 +285,22 @@ describe("the adapter's threads", () => {
     expect(seen).toEqual(["thread-1", second, "thread-1", adapter.threadId]);
   });
 
+  it("starts a new thread when the host clears Carbon's chat itself (clearConversation fires no restart event), and not twice for its own clears", async () => {
+    const { adapter } = adapterWith({ runs: [answer("First thread"), answer("Second thread")] });
+    const carbon = threadRecorder();
+    const seen: string[] = [];
+    adapter.threadId$.subscribe((threadId) => seen.push(threadId));
+    await adapter.sendMessage(request("One"), sendOptions(), carbon);
+    await carbon.messaging.clearConversation();
+    expect(seen).toHaveLength(2);
+    expect(adapter.messages).toEqual([]);
+    await adapter.sendMessage(request("Two"), sendOptions(), carbon);
+    expect(adapter.messages.filter((message) => message.role === "user").map((message) => message.content)).toEqual(["Two"]);
+    await adapter.newThread(carbon);
+    expect(seen).toHaveLength(3);
+    expect(carbon.calls.cleared).toBe(2);
+  });
+
   it("shows the latest turns of a restored thread, and puts earlier ones before them on demand", async () => {
     const runs = Array.from({ length: 5 }, (_, index) => answer(`Answer ${index + 1}`));
     const store = memoryStore();

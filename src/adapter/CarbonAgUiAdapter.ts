@@ -49,7 +49,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     const { html, allowHttp, allowUrl, onInvalidItem, onWarning } = options;
     const restoreOptions = { ...(html !== undefined && { html }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }), ...(onInvalidItem && { onInvalidItem }) };
     const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
-    this.persisted = options.persistence && new PersistedThreads(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), restoreOptions, onWarning }, resolved);
+    this.persisted = options.persistence && new PersistedThreads(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), clear: (instance) => this.carbonEvents.clear(instance), restoreOptions, onWarning }, resolved);
     const persisted = this.persisted;
     this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
     this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
@@ -100,10 +100,10 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     return this.persisted?.list() ?? Promise.resolve([]);
   }
 
-  /** A new thread, and Carbon's chat cleared: rather than Carbon's `clearConversation()`, which fires no restart event. */
+  /** A new thread, and Carbon's chat cleared (as a `clearConversation()` of the host's on an instance the adapter follows). */
   async newThread(instance?: CarbonThreadInstance): Promise<void> {
     this.reset();
-    await instance?.messaging.clearConversation();
+    if (instance) await this.carbonEvents.clear(instance);
   }
 
   /** Switches to a stored thread (one not stored starts empty under that id), Carbon's chat replaced. */
@@ -112,7 +112,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     this.carbonEvents.follow((this.lastInstance = instance));
     if (this.persisted) return this.persisted.switchThread(threadId, instance);
     this.adopt(this.newConversation({ threadId }));
-    await instance.messaging.clearConversation();
+    await this.carbonEvents.clear(instance);
   }
 
   /** Removes a stored thread; the current one is replaced by a new thread. */

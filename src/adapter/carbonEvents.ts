@@ -1,22 +1,54 @@
-import type { CarbonChatInstance } from "../carbon";
+import type { CarbonChatInstance, CarbonThreadInstance } from "../carbon";
+
+/** The handlers `CarbonEvents` calls, for every instance it follows. */
+export interface CarbonEventHandlers {
+  stop: () => void;
+  /** Carbon's restart (before it cancels requests), and a clear of its chat the adapter did not ask for. */
+  restart: () => void;
+  feedback?: (event: never) => void;
+}
 
 /**
- * Follows Carbon's stop button (any turn, a resume too), its restart
- * (before it cancels requests) and, given a handler, feedback, on every
- * instance it is handed, once per instance.
+ * What Carbon tells of the person's and the host's doings, on every instance
+ * it is handed, once per instance: its stop button (any turn, a resume too),
+ * its restart, feedback when there is a handler for it, and a
+ * `clearConversation()` (which fires no event in Carbon 1.9.1: its call is
+ * wrapped). The adapter clears the chat through `clear`, which is not taken
+ * for the host's.
  */
 export class CarbonEvents {
   private readonly followed = new WeakSet<object>();
+  /** While the adapter clears Carbon's chat itself. */
+  private clearing = false;
 
-  constructor(private readonly handlers: { stop: () => void; restart: () => void; feedback?: (event: never) => void }) {}
+  constructor(private readonly handlers: CarbonEventHandlers) {}
 
   follow(instance: CarbonChatInstance): void {
-    if (!instance.on || this.followed.has(instance)) return;
+    if (this.followed.has(instance)) return;
     this.followed.add(instance);
-    instance.on([
+    instance.on?.([
       { type: "stopStreaming", handler: () => this.handlers.stop() },
       { type: "pre:restartConversation", handler: () => this.handlers.restart() },
       ...(this.handlers.feedback ? [{ type: "feedback", handler: this.handlers.feedback }] : []),
     ]);
+    const messaging = instance.messaging as Partial<CarbonThreadInstance["messaging"]>;
+    const clearConversation = messaging.clearConversation;
+    if (typeof clearConversation !== "function") return;
+    messaging.clearConversation = () => {
+      // Before Carbon cancels the requests in flight, as for its restart.
+      if (!this.clearing) this.handlers.restart();
+      return clearConversation.call(messaging);
+    };
+  }
+
+  /** Clears Carbon's chat for the adapter (a new thread, a switch): not the host's clear. */
+  clear(instance: CarbonThreadInstance): Promise<void> {
+    this.follow(instance);
+    this.clearing = true;
+    try {
+      return instance.messaging.clearConversation();
+    } finally {
+      this.clearing = false;
+    }
   }
 }

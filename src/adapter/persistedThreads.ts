@@ -19,6 +19,8 @@ export interface ThreadHost {
   /** Whether a turn is under way (begun, not over). */
   busy(): boolean;
   stopAll(): void;
+  /** Clears Carbon's chat for the adapter (not taken for a clear of the host's). */
+  clear(instance: CarbonThreadInstance): Promise<void>;
   restoreOptions: RestoreOptions;
   onWarning: ((warning: CarbonAgUiError) => void) | undefined;
 }
@@ -124,7 +126,7 @@ export class PersistedThreads {
   async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
     const loaded = await this.threads.load(threadId);
     this.host.adopt(typeof loaded === "object" ? loaded.conversation : this.host.newConversation(threadId));
-    await instance.messaging.clearConversation();
+    await this.host.clear(instance);
     if (typeof loaded === "object") await instance.messaging.insertHistory(this.latestHistory(loaded.conversation, loaded.log.toEntries()));
   }
 
