@@ -8,6 +8,7 @@ import { memoryStore } from "../../src/persistence/memoryStore";
 import type { CarbonHistoryItem, CarbonHistoryResponse } from "../../src/persistence/restore";
 import type { ConversationSnapshot } from "../../src/persistence/snapshot";
 import type { ConversationStore } from "../../src/persistence/store";
+import { waitUntil } from "../support/runs";
 import { ev } from "../support/builders";
 
 const request = (text: string, id = `u-${text}`) => ({ id, input: { text }, history: {} });
@@ -156,7 +157,7 @@ describe("the adapter with a store", () => {
     });
     const carbon = new CarbonRecorder();
     const sent = adapter.sendMessage(request("Weather?"), sendOptions(), carbon);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitUntil(() => emit !== undefined);
     for (const event of [ev.runStarted(), ev.toolStart("call-1", "weather"), ev.textStart("a1"), ev.text("a1", "Partly")]) emit!(event);
     await adapter.saveNow();
     await sent;
@@ -176,7 +177,7 @@ describe("the adapter with a store", () => {
     try {
       const { adapter } = adapterWith({ store, runs: [() => new Observable<BaseEvent>((subscriber) => void (emit = (event) => subscriber.next(event))) as never] });
       const sent = adapter.sendMessage(request("Weather?"), sendOptions(), new CarbonRecorder());
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitUntil(() => emit !== undefined);
       for (const event of [ev.runStarted(), ev.toolStart("call-1", "weather"), ev.textStart("a1"), ev.text("a1", "Partly")]) emit!(event);
       page.dispatchEvent(new Event("pagehide"));
       expect(saved).toHaveLength(1);
@@ -247,6 +248,7 @@ describe("the adapter in several tabs", () => {
     tab("elsewhere", "thread-2");
     await writer.adapter.sendMessage(request("Hello"), sendOptions(), new CarbonRecorder());
     await writer.adapter.saveNow();
+    await waitUntil(() => warnings.length >= 2);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(warnings.map(({ tab: name, warning }) => [name, warning.name, warning.message])).toEqual([
       ["reader", "AgUiThreadSavedElsewhereError", "Thread 'thread-1' was saved in another tab; the next save here replaces it (reload to see that tab's conversation)"],

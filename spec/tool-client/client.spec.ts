@@ -1,4 +1,5 @@
 import { inspect } from "node:util";
+import { waitUntil } from "../support/runs";
 import { createServer } from "node:net";
 import { startToolServer, type ToolServer } from "carbon-agui-rx/testing";
 import {
@@ -89,8 +90,9 @@ describe("ToolClient over HTTP, against the reference tool server", () => {
 
     it("answers 409 while the same key is still in flight", async () => {
       const options = { runId: newRun(), idempotencyKey: "key-slow" };
+      const runsBefore = server.toolRuns("slow");
       const first = client().invoke("slow", { ms: 300 }, options);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitUntil(() => server.toolRuns("slow") > runsBefore);
       const error = await client().invoke("slow", { ms: 300 }, options).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConflictError);
       expect((error as ConflictError).kind).toBe("idempotency-key-in-flight");
