@@ -250,6 +250,31 @@ describe("toolCallSteps", () => {
     ]);
   });
 
+  it("takes a call found only in a MESSAGES_SNAPSHOT as answered when the snapshot holds its result, and fails none of it at RUN_FINISHED", () => {
+    const snapshot = {
+      type: EventType.MESSAGES_SNAPSHOT,
+      messages: [
+        { id: "a1", role: "assistant", toolCalls: [call("t1", "weather", '{"city":"Oslo"}'), call("t2", "weather", '{"city":"Paris"}')] },
+        { id: "r1", role: "tool", toolCallId: "t1", content: "4 °C" },
+        { id: "r2", role: "tool", toolCallId: "t2", content: "21 °C" },
+      ],
+    } as BaseEvent;
+    const seen: unknown[] = [];
+    testScheduler().run(({ cold }) => {
+      cold("-S-a-E-R-M-F-|", elements({ S: start("t1", "weather", "a1"), a: ev.toolArgs("t1", '{"city":"Oslo"}'), E: ev.toolEnd("t1"), R: result("t1", "4 °C"), M: snapshot, F: ev.runFinished() }))
+        .pipe(toolCallSteps())
+        .subscribe((element) => seen.push(element));
+    });
+    const chains = seen.flatMap((element) => ("kind" in (element as object) && (element as { kind: string }).kind === "options" ? [(element as { options: { chain_of_thought: CarbonChainOfThoughtStep[] } }).options.chain_of_thought] : []));
+    expect(chains.at(-1)?.map((step) => [step.tool_name, step.request?.args, step.response?.content, step.status])).toEqual([
+      ["weather", { city: "Oslo" }, "4 °C", "success"],
+      ["weather", { city: "Paris" }, "21 °C", "success"],
+    ]);
+    const runCalls = seen.find((element) => (element as { kind?: string }).kind === "run.toolCalls") as { calls: { toolCallId: string; status: string }[] };
+    expect(runCalls.calls.map((entry) => [entry.toolCallId, entry.status])).toEqual([["t1", "answered"], ["t2", "answered"]]);
+    expect(seen.some((element) => JSON.stringify(element).includes(NO_TOOL_RESULT))).toBe(false);
+  });
+
   it("changes nothing when a MESSAGES_SNAPSHOT has the run's calls as they were streamed, however their JSON is spaced", () => {
     const snapshot = { type: EventType.MESSAGES_SNAPSHOT, messages: [{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{ "q": "rxjs" }')] }] } as BaseEvent;
     testScheduler().run(({ cold, expectObservable }) => {

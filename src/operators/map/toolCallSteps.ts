@@ -166,9 +166,12 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
             next[call.step] = { ...next[call.step], request: { args } };
             continue;
           }
-          const added: CallInProgress = { name, messageId: message.id, arguments: TextBuffer.of(raw), step: next.length, status: "open" };
+          // Its result may be in the snapshot too (a result the run sent before the call was known).
+          const result = messages.find((answer) => answer.role === "tool" && answer.toolCallId === id) as { content: string; error?: string } | undefined;
+          const added: CallInProgress = { name, messageId: message.id, arguments: TextBuffer.of(raw), step: next.length, status: result ? "answered" : "open" };
           calls.set(id, added);
-          next.push({ tool_name: name, request: { args }, status: "processing" });
+          const status = result ? (result.error ? "failure" : "success") : "processing";
+          next.push({ tool_name: name, request: { args }, ...(result && { response: { content: result.content } }), status });
           found.push([id, added]);
         }
       }
