@@ -111,9 +111,9 @@ export class SseFrameTooLargeError extends CarbonAgUiError {
   }
 }
 
-/** An event that does not match its AG-UI 1.0 schema; reported to `onInvalidEvent` and skipped. */
 const MAX_SHOWN_PROBLEMS = 10;
 
+/** An event that does not match its AG-UI 1.0 schema; reported to `onInvalidEvent` and skipped. */
 export class AgUiInvalidEventError extends CarbonAgUiError {
   override readonly name = "AgUiInvalidEventError";
   constructor(
