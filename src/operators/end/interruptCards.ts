@@ -44,25 +44,20 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const runCalls = new Map<string, KnownCall>();
-      /** The calls of the run's latest messages snapshot: the agent's own record, over what it streamed. */
-      let snapshotCalls = new Map<string, KnownCall>();
-      const findCall = (toolCallId: string | undefined): KnownCall | undefined => {
-        if (toolCallId === undefined) return undefined;
-        const inRun = snapshotCalls.get(toolCallId) ?? runCalls.get(toolCallId);
-        if (inRun) return inRun;
-        const earlier = findToolCall(history, toolCallId)?.call;
-        return earlier && { name: earlier.function.name, arguments: earlier.function.arguments };
+      /** The run's latest messages snapshot: the agent's own record, over what it streamed. */
+      let snapshot: readonly Message[] = [];
+      const known = (messages: readonly Message[], toolCallId: string): KnownCall | undefined => {
+        const call = findToolCall(messages, toolCallId)?.call;
+        return call && { name: call.function.name, arguments: call.function.arguments };
       };
+      const findCall = (toolCallId: string | undefined): KnownCall | undefined =>
+        toolCallId === undefined ? undefined : (known(snapshot, toolCallId) ?? runCalls.get(toolCallId) ?? known(history, toolCallId));
       return {
         next(element) {
           if ("kind" in element && element.kind === "run.toolCalls") {
             for (const call of element.calls) runCalls.set(call.toolCallId, call);
           } else if ("kind" in element && element.kind === "history.snapshot") {
-            snapshotCalls = new Map();
-            for (const message of element.messages) {
-              if (message.role !== "assistant") continue;
-              for (const call of message.toolCalls ?? []) snapshotCalls.set(call.id, { name: call.function.name, arguments: call.function.arguments });
-            }
+            snapshot = element.messages;
           } else if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
             const { interrupts } = element.outcome;
             for (const interrupt of interrupts) {
