@@ -154,7 +154,16 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
      */
     const takeFromSnapshot = (messages: readonly Message[]) => {
       const next = chain.slice();
-      const found: [string, CallInProgress][] = [];
+      const found: AgUiToolCall[] = [];
+      let results: Map<string, { content: string; error?: string }> | undefined;
+      /** A call's first result in the snapshot (a result the run sent before the call was known); the snapshot read once. */
+      const resultOf = (toolCallId: string) => {
+        if (!results) {
+          results = new Map();
+          for (const message of messages) if (message.role === "tool" && !results.has(message.toolCallId)) results.set(message.toolCallId, message as { content: string; error?: string });
+        }
+        return results.get(toolCallId);
+      };
       for (const message of messages) {
         if (message.role !== "assistant" || !message.toolCalls?.some((toolCall) => calls.has(toolCall.id))) continue;
         for (const { id, function: { name, arguments: raw } } of message.toolCalls) {
@@ -166,21 +175,17 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
             next[call.step] = { ...next[call.step], request: { args } };
             continue;
           }
-          // Its result may be in the snapshot too (a result the run sent before the call was known).
-          const result = messages.find((answer) => answer.role === "tool" && answer.toolCallId === id) as { content: string; error?: string } | undefined;
-          const added: CallInProgress = { name, messageId: message.id, arguments: TextBuffer.of(raw), step: next.length, status: result ? "answered" : "open" };
-          calls.set(id, added);
+          const result = resultOf(id);
+          calls.set(id, { name, messageId: message.id, arguments: TextBuffer.of(raw), step: next.length, status: result ? "answered" : "open" });
           const status = result ? (result.error ? "failure" : "success") : "processing";
           next.push({ tool_name: name, request: { args }, ...(result && { response: { content: result.content } }), status });
-          found.push([id, added]);
+          found.push({ toolCallId: id, name, args, parentMessageId: message.id });
         }
       }
       if (next.length === chain.length && next.every((step, at) => step === chain[at])) return;
       chain = next;
       out.next({ kind: "options", options: { chain_of_thought: chain } });
-      for (const [toolCallId, call] of found) {
-        if (onToolCall) showToolCallItem(toolCallId, onToolCall({ toolCallId, name: call.name, args: parseToolArguments(call.arguments.toString()), parentMessageId: call.messageId }));
-      }
+      if (onToolCall) for (const toolCall of found) showToolCallItem(toolCall.toolCallId, onToolCall(toolCall));
     };
 
     return {
