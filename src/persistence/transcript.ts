@@ -1,4 +1,5 @@
 import { JOINED_TEXT_TYPES, type CarbonItem, type CarbonMessageOptions, type CarbonMessageResponse, type CarbonStreamChunk } from "../carbon";
+import { TextBuffer } from "../internal/textBuffer";
 
 /** Feedback given on an item, as Carbon keeps it in a response's `history.feedback`, by the item's feedback id. */
 export interface TranscriptFeedback {
@@ -54,8 +55,8 @@ export type TranscriptEntry = TranscriptRequest | TranscriptResponse | Transcrip
 
 interface DraftItem {
   item: CarbonItem;
-  /** The text deltas of an item still streaming whose text Carbon joins; joined when the draft is read. */
-  parts?: string[];
+  /** The text of an item still streaming whose text Carbon joins, delta by delta. */
+  text?: TextBuffer;
 }
 
 /**
@@ -63,7 +64,7 @@ interface DraftItem {
  * `conversational_search`) item's partial text is a delta, a complete item
  * replaces what streamed for its id, message options merge by key, and the
  * final response replaces everything. Adding a chunk costs what the chunk
- * holds; the text is joined only when the draft is read.
+ * holds, and the text is kept as a `TextBuffer`: memory follows the text, not the deltas.
  */
 export class ResponseDraft {
   private readonly items = new Map<string, DraftItem>();
@@ -96,16 +97,16 @@ export class ResponseDraft {
     if (partial_response?.message_options) this.messageOptions = { ...this.messageOptions, ...partial_response.message_options };
     const id = delta.streaming_metadata?.id ?? `item-${this.items.size}`;
     let entry = this.items.get(id);
-    if (!entry?.parts) {
+    if (!entry?.text) {
       // A new item, or a complete one streaming again, which goes on from its text.
       const before = entry?.item;
-      entry = { item: { ...before, ...delta } as CarbonItem, ...(JOINED_TEXT_TYPES.has(delta.response_type) && { parts: typeof before?.text === "string" ? [before.text] : [] }) };
+      entry = { item: { ...before, ...delta } as CarbonItem, ...(JOINED_TEXT_TYPES.has(delta.response_type) && { text: TextBuffer.of(typeof before?.text === "string" ? before.text : "") }) };
       this.items.set(id, entry);
     } else {
       const { text: _text, ...fields } = delta;
       Object.assign(entry.item, fields);
     }
-    if (entry.parts && typeof delta.text === "string" && delta.text !== "") entry.parts.push(delta.text);
+    if (entry.text && typeof delta.text === "string" && delta.text !== "") entry.text.append(delta.text);
   }
 
   /** The response so far: the final one once it came, else what streamed, marked unfinished. */
@@ -120,7 +121,7 @@ export class ResponseDraft {
         ...(history?.error_state !== undefined && { errorState: history.error_state }),
       };
     }
-    const items = Array.from(this.items.values(), ({ item, parts }) => (parts ? { ...item, text: parts.join("") } : item));
+    const items = Array.from(this.items.values(), ({ item, text }) => (text ? { ...item, text: text.toString() } : item));
     return { ...base, items, ...(this.messageOptions && { messageOptions: this.messageOptions }), unfinished: true };
   }
 }
