@@ -45,12 +45,15 @@ export class PersistedThreads {
   private readonly threads: Threads;
   /** What a restored conversation's chat does not show yet. */
   private readonly unshown = new WeakMap<Conversation, TranscriptEntry[]>();
+  /** How many turns a restored thread shows at first, and each `showEarlierHistory` adds. */
+  private readonly shownTurns: number;
 
   constructor(
-    private readonly persistence: PersistenceOptions,
+    persistence: PersistenceOptions,
     private readonly host: ThreadHost,
     options: ResolvedOptions,
   ) {
+    this.shownTurns = persistence.shownTurns ?? 5;
     const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && host.onWarning?.(new AgUiThreadSavedElsewhereError(threadId));
     this.threads = new Threads(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
@@ -95,23 +98,28 @@ export class PersistedThreads {
       return [notRestoredNotice(this.threads.now())];
     }
     this.host.adopt(loaded.conversation);
-    return this.latestHistory(loaded.conversation, loaded.log.toEntries());
+    return this.latestHistory(loaded.conversation);
   }
 
-  private latestHistory(conversation: Conversation, transcript: readonly TranscriptEntry[]): CarbonHistoryItem[] {
-    const { earlier, later } = splitAtTurns(transcript, this.persistence.shownTurns ?? 5);
+  /** The latest `shownTurns` of the conversation's transcript, as Carbon's history; the earlier ones wait for `showEarlierHistory`. */
+  private latestHistory(conversation: Conversation): CarbonHistoryItem[] {
+    return historyItemsOf(this.takeLatest(conversation, this.threads.logOf(conversation).toEntries(), this.shownTurns), this.host.restoreOptions);
+  }
+
+  /** The latest `turns` of `transcript`; the rest is what the conversation has not shown yet. */
+  private takeLatest(conversation: Conversation, transcript: readonly TranscriptEntry[], turns: number): TranscriptEntry[] {
+    const { earlier, later } = splitAtTurns(transcript, turns);
     this.unshown.set(conversation, earlier);
-    return historyItemsOf(later, this.host.restoreOptions);
+    return later;
   }
 
   earlierTurns(): number {
     return (this.unshown.get(this.host.current()) ?? []).filter((entry) => entry.kind === "request").length;
   }
 
-  async showEarlierHistory(instance: CarbonThreadInstance, turns = this.persistence.shownTurns ?? 5): Promise<void> {
+  async showEarlierHistory(instance: CarbonThreadInstance, turns = this.shownTurns): Promise<void> {
     const conversation = this.host.current();
-    const { earlier, later } = splitAtTurns(this.unshown.get(conversation) ?? [], turns);
-    this.unshown.set(conversation, earlier);
+    const later = this.takeLatest(conversation, this.unshown.get(conversation) ?? [], turns);
     if (later.length > 0) await instance.messaging.insertHistory(historyItemsOf(later, this.host.restoreOptions));
   }
 
@@ -127,7 +135,7 @@ export class PersistedThreads {
     const loaded = await this.threads.load(threadId);
     this.host.adopt(typeof loaded === "object" ? loaded.conversation : this.host.newConversation(threadId));
     await this.host.clear(instance);
-    if (typeof loaded === "object") await instance.messaging.insertHistory(this.latestHistory(loaded.conversation, loaded.log.toEntries()));
+    if (typeof loaded === "object") await instance.messaging.insertHistory(this.latestHistory(loaded.conversation));
   }
 
   remove(threadId: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { Conversation } from "../conversation";
 import { AgUiSnapshotError, AgUiStoreError, type CarbonAgUiError } from "../errors";
 import { randomId } from "../internal/ids";
 import { parseSnapshot, type SnapshotLimits } from "./schema";
-import { conversationOf, snapshotOf } from "./snapshot";
+import { conversationOf, snapshotOf, type ConversationSnapshot } from "./snapshot";
 import type { ConversationStore, ThreadSummary } from "./store";
 import { TranscriptLog } from "./transcriptLog";
 
@@ -37,8 +37,8 @@ interface SavedNotice {
   writer: string;
 }
 
-/** What loading a thread came to: its conversation and what its chat showed; nothing stored; or a snapshot refused (reported). */
-export type LoadedThread = { conversation: Conversation; log: TranscriptLog } | "none" | "refused";
+/** What loading a thread came to: its conversation (what its chat showed is its `logOf`); nothing stored; or a snapshot refused (reported). */
+export type LoadedThread = { conversation: Conversation } | "none" | "refused";
 
 /**
  * The conversations of a store: each conversation's transcript, saves that
@@ -98,7 +98,7 @@ export class Threads {
       if (!latest) return;
       this.waiting.delete(threadId);
       try {
-        await this.options.store.save(snapshotOf(latest, this.logOf(latest).toEntries(), new Date(this.scheduler.now())));
+        await this.options.store.save(this.snapshotNow(latest));
         this.channel?.postMessage({ threadId, writer: this.writer } satisfies SavedNotice);
       } catch (error) {
         this.report(new AgUiStoreError("save", threadId, { cause: error }));
@@ -106,6 +106,11 @@ export class Threads {
       if (!this.waiting.has(threadId)) this.unsaved.delete(threadId);
     });
     return this.lastSave;
+  }
+
+  /** The conversation as it is now, with what its chat showed, to store. */
+  private snapshotNow(conversation: Conversation): ConversationSnapshot {
+    return snapshotOf(conversation, this.logOf(conversation).toEntries(), new Date(this.scheduler.now()));
   }
 
   /** Whether a save of the thread was asked for and has not been written yet. */
@@ -118,7 +123,7 @@ export class Threads {
     const { store } = this.options;
     if (!store.saveNow) return void this.save(conversation);
     try {
-      store.saveNow(snapshotOf(conversation, this.logOf(conversation).toEntries(), new Date(this.scheduler.now())));
+      store.saveNow(this.snapshotNow(conversation));
     } catch (error) {
       this.report(new AgUiStoreError("save", conversation.threadId, { cause: error }));
     }
@@ -137,9 +142,8 @@ export class Threads {
       const snapshot = parseSnapshot(raw, this.options.limits);
       if (snapshot.threadId !== threadId) throw new AgUiSnapshotError(`The conversation stored for thread '${threadId}' belongs to another thread`);
       const conversation = conversationOf(snapshot, { scheduler: this.scheduler });
-      const log = new TranscriptLog(snapshot.transcript);
-      this.logs.set(conversation, log);
-      return { conversation, log };
+      this.logs.set(conversation, new TranscriptLog(snapshot.transcript));
+      return { conversation };
     } catch (error) {
       this.report(error instanceof AgUiSnapshotError ? error : new AgUiStoreError("load", threadId, { cause: error }));
       return "refused";
