@@ -1,4 +1,5 @@
 import { createStore, delMany, get, getMany, keys, setMany, type UseStore } from "idb-keyval";
+import { isRecord } from "../internal/isRecord";
 import type { ConversationSnapshot } from "./snapshot";
 import { byLatestSave, isThreadSummary, summaryOf, type ConversationStore } from "./store";
 
@@ -12,13 +13,10 @@ export interface IndexedDbStoreOptions {
 }
 
 const SNAPSHOT = "snapshot:";
+const SUMMARY = "summary:";
 
 /** When a stored document says it was saved; "" for one that says nothing usable. */
-const savedAt = (document: unknown): string => {
-  const value = (document as { savedAt?: unknown } | null | undefined)?.savedAt;
-  return typeof value === "string" ? value : "";
-};
-const SUMMARY = "summary:";
+const savedAt = (document: unknown): string => (isRecord(document) && typeof document.savedAt === "string" ? document.savedAt : "");
 
 /**
  * A browser store in IndexedDB (through `idb-keyval`), for conversations

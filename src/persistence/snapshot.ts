@@ -44,7 +44,7 @@ export function snapshotOf(conversation: Conversation, transcript: readonly Tran
 
 /** The conversation a snapshot holds: its thread, history, state, activities and pending interrupts with their decisions. */
 export function conversationOf(snapshot: ConversationSnapshot, init: Pick<ConversationInit, "scheduler"> = {}): Conversation {
-  const activities = snapshot.activities.map(({ messageId, activityType, content }): Message => ({ id: messageId, role: "activity", activityType, content: { ...content } }));
+  const activities = snapshot.activities.map(({ messageId, activityType, content }): Message => ({ id: messageId, role: "activity", activityType, content }));
   const conversation = new Conversation({ ...init, threadId: snapshot.threadId, messages: [...snapshot.messages, ...activities], state: snapshot.state });
   conversation.addPendingInterrupts(snapshot.pendingInterrupts.map((entry) => entry.interrupt));
   for (const { interrupt, decision } of snapshot.pendingInterrupts) if (decision) conversation.decideInterrupt(interrupt.id, decision);

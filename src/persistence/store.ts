@@ -1,3 +1,4 @@
+import { isRecord } from "../internal/isRecord";
 import type { ConversationSnapshot } from "./snapshot";
 
 /** What a list of threads shows of each, without loading it. */
@@ -43,8 +44,7 @@ export function summaryOf(snapshot: ConversationSnapshot): ThreadSummary {
 
 /** Whether a stored summary has the fields a list shows (storage anyone on the page can write). */
 export function isThreadSummary(value: unknown): value is ThreadSummary {
-  const { threadId, title, savedAt } = (value ?? {}) as Partial<Record<keyof ThreadSummary, unknown>>;
-  return typeof threadId === "string" && typeof title === "string" && typeof savedAt === "string";
+  return isRecord(value) && typeof value.threadId === "string" && typeof value.title === "string" && typeof value.savedAt === "string";
 }
 
 /** The latest saved first. */
