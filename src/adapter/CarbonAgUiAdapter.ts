@@ -46,10 +46,8 @@ export class CarbonAgUiAdapter extends ConversationFacade {
   constructor(options: CarbonAgUiAdapterOptions) {
     const resolved = resolveOptions(options);
     super(resolved);
-    const { html, allowHttp, allowUrl, onInvalidItem, onWarning } = options;
-    const restoreOptions = { ...(html !== undefined && { html }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }), ...(onInvalidItem && { onInvalidItem }) };
     const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
-    this.persisted = options.persistence && new PersistedThreads(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), clear: (instance) => this.carbonEvents.clear(instance), restoreOptions, onWarning }, resolved);
+    this.persisted = options.persistence && new PersistedThreads(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), clear: (instance) => this.carbonEvents.clear(instance) }, resolved);
     const persisted = this.persisted;
     this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
     this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });

@@ -2,6 +2,7 @@ import type { Context, Message, Tool } from "@ag-ui/core";
 import type { Observable, SchedulerLike } from "rxjs";
 import { describeError } from "../describeError";
 import type { CarbonAgUiError } from "../errors";
+import type { RestoreOptions } from "../persistence/restore";
 import { frameScheduler } from "../internal/frameScheduler";
 import type { Conversation } from "../conversation";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
@@ -116,6 +117,9 @@ export interface ResolvedOptions {
   initialState: unknown;
   onStateChange: ((state: unknown) => void) | undefined;
   onError: ((error: CarbonAgUiError) => void) | undefined;
+  onWarning: ((warning: CarbonAgUiError) => void) | undefined;
+  /** What a restored chat is checked and escaped with, as live answers are. */
+  restoreOptions: RestoreOptions;
   rejectOnError: boolean;
   /** The words for a failed turn; undefined shows none. */
   describe: ((error: unknown) => string | undefined) | undefined;
@@ -144,6 +148,8 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     initialState: options.initialState === undefined ? {} : options.initialState,
     onStateChange: options.onStateChange,
     onError: options.onError,
+    onWarning: options.onWarning,
+    restoreOptions: pick(options, ["html", "allowHttp", "allowUrl", "onInvalidItem"]),
     rejectOnError,
     describe: options.describeError === false ? undefined : (options.describeError ?? describeError),
     recording: () => ({}),

@@ -1,10 +1,10 @@
 import type { CarbonThreadInstance } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiThreadSavedElsewhereError, type CarbonAgUiError } from "../errors";
+import { AgUiThreadSavedElsewhereError } from "../errors";
 import type { PendingInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
-import { historyItemsOf, notRestoredNotice, splitAtTurns, type CarbonHistoryItem, type RestoreOptions } from "../persistence/restore";
+import { historyItemsOf, notRestoredNotice, splitAtTurns, type CarbonHistoryItem } from "../persistence/restore";
 import type { ThreadSummary } from "../persistence/store";
 import { Threads, type PersistenceOptions } from "../persistence/threads";
 import type { TranscriptEntry } from "../persistence/transcript";
@@ -21,8 +21,6 @@ export interface ThreadHost {
   stopAll(): void;
   /** Clears Carbon's chat for the adapter (not taken for a clear of the host's). */
   clear(instance: CarbonThreadInstance): Promise<void>;
-  restoreOptions: RestoreOptions;
-  onWarning: ((warning: CarbonAgUiError) => void) | undefined;
 }
 
 /** The feedback bus event fields read. */
@@ -51,10 +49,10 @@ export class PersistedThreads {
   constructor(
     persistence: PersistenceOptions,
     private readonly host: ThreadHost,
-    options: ResolvedOptions,
+    private readonly options: ResolvedOptions,
   ) {
     this.shownTurns = persistence.shownTurns ?? 5;
-    const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && host.onWarning?.(new AgUiThreadSavedElsewhereError(threadId));
+    const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && options.onWarning?.(new AgUiThreadSavedElsewhereError(threadId));
     this.threads = new Threads(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
     // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer).
@@ -103,7 +101,7 @@ export class PersistedThreads {
 
   /** The latest `shownTurns` of the conversation's transcript, as Carbon's history; the earlier ones wait for `showEarlierHistory`. */
   private latestHistory(conversation: Conversation): CarbonHistoryItem[] {
-    return historyItemsOf(this.takeLatest(conversation, this.threads.logOf(conversation).toEntries(), this.shownTurns), this.host.restoreOptions);
+    return historyItemsOf(this.takeLatest(conversation, this.threads.logOf(conversation).toEntries(), this.shownTurns), this.options.restoreOptions);
   }
 
   /** The latest `turns` of `transcript`; the rest is what the conversation has not shown yet. */
@@ -120,7 +118,7 @@ export class PersistedThreads {
   async showEarlierHistory(instance: CarbonThreadInstance, turns = this.shownTurns): Promise<void> {
     const conversation = this.host.current();
     const later = this.takeLatest(conversation, this.unshown.get(conversation) ?? [], turns);
-    if (later.length > 0) await instance.messaging.insertHistory(historyItemsOf(later, this.host.restoreOptions));
+    if (later.length > 0) await instance.messaging.insertHistory(historyItemsOf(later, this.options.restoreOptions));
   }
 
   interruptAnswer(interruptId: string) {
