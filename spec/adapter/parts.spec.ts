@@ -83,7 +83,7 @@ describe("the adapter's parts, each on its own", () => {
       expect(cancellation(conversation, runFields)?.input).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: "t", state: { n: 1 }, forwardedProps: { tenant: "x" } });
       expect(conversation.pendingInterrupts).toEqual([]);
       expect(cancellation(conversation, runFields)).toBeUndefined();
-      const input = userMessageInput(conversation, { id: "u1", input: { text: "No, something else" } } as never, runFields);
+      const input = userMessageInput(conversation, { id: "u1", content: "No, something else" }, runFields);
       expect(input.messages.map((message) => [message.id, message.role])).toEqual([["a1", "assistant"], ["t1-decision", "tool"], ["u1", "user"]]);
       expect(input.resume).toBeUndefined();
     });

@@ -141,8 +141,8 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     const play = async () => {
       if (turn.ended) return;
       const { runFields } = this.options;
-      const message = { ...request, id: request.id ?? randomId() };
-      this.persisted?.noteRequest(turn.conversation, message.id, request.input.text ?? "", turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
+      const message = { id: request.id ?? randomId(), content: request.input.text ?? "" };
+      this.persisted?.noteRequest(turn.conversation, message.id, message.content, turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
       const cancelling = cancellation(turn.conversation, runFields);
       const cancelled = cancelling && (await this.playRuns(turn, cancelling.input, request.id));
       // Not a single event: the agent never took the cancellation, and the cards can still be answered.

@@ -1,5 +1,4 @@
 import type { Message, ResumeEntry, RunAgentInput } from "@ag-ui/core";
-import type { CarbonMessageRequest } from "../carbon";
 import type { Conversation } from "../conversation";
 import { toResumeEntry } from "../hitl";
 import { randomId } from "../internal/ids";
@@ -52,7 +51,7 @@ export function cancellation(conversation: Conversation, fields: ResolvedOptions
 }
 
 /** The run a user message starts: the message joins the history, and the run carries the whole of it. */
-export function userMessageInput(conversation: Conversation, request: CarbonMessageRequest, fields: ResolvedOptions["runFields"]): RunAgentInput {
-  conversation.upsertMessage({ id: request.id ?? randomId(), role: "user", content: request.input.text ?? "" });
+export function userMessageInput(conversation: Conversation, message: { id: string; content: string }, fields: ResolvedOptions["runFields"]): RunAgentInput {
+  conversation.upsertMessage({ ...message, role: "user" });
   return runInput(conversation, fields, [...conversation.messages], []);
 }
