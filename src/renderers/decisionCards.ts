@@ -33,6 +33,10 @@ export interface DecisionCardsOptions {
 const DECISION_LABELS: Record<InterruptDecision["type"], string> = { approve: "Approved", edit: "Approved with your changes", reject: "Rejected" };
 const CANCELLED_NOTE = "Not answered: a message sent instead cancelled this request.";
 
+/** What a card says once its interrupt was answered: the decision as a finished status, a cancellation as a note. */
+const answeredAs = (answer: InterruptDecision["type"] | "cancelled"): { text: string; status: "finished" | "note" } =>
+  answer === "cancelled" ? { text: CANCELLED_NOTE, status: "note" } : { text: `${DECISION_LABELS[answer]}.`, status: "finished" };
+
 /**
  * Renders decision cards (interrupts) and clarification cards in Carbon AI
  * Chat's web component: listens for `userDefinedResponse` and appends a card,
@@ -157,15 +161,13 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
   /** A card restored after its answer (a reload, a thread switched back to) says how it was answered. */
   const answered = adapter.interruptAnswer?.(interruptId);
   if (answered && !adapter.pendingInterrupts.some((entry) => entry.interrupt.id === interruptId)) {
-    outcome = answered === "cancelled" ? { text: CANCELLED_NOTE, status: "note" } : { text: `${DECISION_LABELS[answered]}.`, status: "finished" };
+    outcome = answeredAs(answered);
   }
   const render = () => {
     const pending = adapter.pendingInterrupts.find((entry) => entry.interrupt.id === interruptId);
     if (!pending && lastSeen && !sending && outcome.text === "") {
       // Gone without this card sending it: sent with the others' answers, or cancelled by a message sent instead.
-      outcome = goneWithout = lastSeen.decision
-        ? { text: `${DECISION_LABELS[lastSeen.decision.type]}.`, status: "finished" }
-        : { text: CANCELLED_NOTE, status: "note" };
+      outcome = goneWithout = answeredAs(lastSeen.decision?.type ?? "cancelled");
     }
     // Back (the run that took it never reached the agent): open as before it went.
     if (pending && outcome === goneWithout) outcome = { text: "", status: "note" };
@@ -197,7 +199,7 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     adapter.respondToInterrupt(decision, instance, {}, interruptId).then(
       () => {
         sending = false;
-        outcome = { text: `${DECISION_LABELS[decision.type]}.`, status: "finished" };
+        outcome = answeredAs(decision.type);
         render();
       },
       (error: unknown) => {
