@@ -1,4 +1,5 @@
 import type { AgUiInvalidEventError, AgUiInvalidItemError, CarbonAgUiError } from "../errors";
+import { firstLine } from "./clip";
 
 // The defaults print what failed and where, never the event or item itself (a messages snapshot is the whole
 // history); the callbacks that replace them are handed it.
@@ -11,3 +12,7 @@ export const warnSkippedEvent = (_event: unknown, error: AgUiInvalidEventError) 
 
 /** The default `onWarning`: report it on the console and go on. */
 export const warnOnConsole = (warning: CarbonAgUiError) => console.warn(`carbon-agui-rx: ${warning.message}`);
+
+/** The default `onParseError` of `createSseRunner`: the event's size and where parsing stopped, never the payload (it may be a whole state). */
+export const warnUnreadableFrame = (raw: string, error: unknown) =>
+  console.warn(`carbon-agui-rx: skipped an SSE event that is not a JSON object (${raw.length} characters): ${error instanceof Error ? firstLine(error.message, 200) : String(error)}`);

@@ -1,9 +1,9 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { Observable } from "rxjs";
 import { AgUiConnectionError, AgUiHttpError, AgUiNotEventStreamError, SseFrameTooLargeError } from "../errors";
-import { firstLine } from "../internal/clip";
 import { createEventStreamParser, readEventStream } from "../internal/eventStream";
 import { readUpTo } from "../internal/readUpTo";
+import { warnUnreadableFrame } from "../internal/warnings";
 import type { ObservableRunAgent } from "./runAgent";
 
 export interface SseRunnerOptions {
@@ -24,9 +24,6 @@ export interface SseRunnerOptions {
 
 const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-/** The default `onParseError`: its size and where parsing stopped, never the payload (it may be a whole state). */
-const warnUnreadableFrame = (raw: string, error: unknown) =>
-  console.warn(`carbon-agui-rx: skipped an SSE event that is not a JSON object (${raw.length} characters): ${error instanceof Error ? firstLine(error.message, 200) : String(error)}`);
 /** How much of an error answer's body an error keeps (and so how much is read of it). */
 const ERROR_BODY_PREVIEW_BYTES = 4096;
 
