@@ -3,6 +3,7 @@ import { asyncScheduler, concat, defer, from, ignoreElements, Observable, timer,
 import { fromObservable } from "./fromObservable";
 import type { ObservableRunAgent } from "./runAgent";
 import { serverRunStop } from "./serverRunStop";
+import { abortReason } from "../internal/abort";
 
 /**
  * The part of an `@ag-ui/client` `HttpAgent` (or any `AbstractAgent`, such as
@@ -99,11 +100,9 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
         error: (error: unknown) => (end(), subscriber.error(error)),
         complete: () => (end(), subscriber.complete()),
       });
-      const abort = () => subscriber.unsubscribe();
-      if (signal.aborted) abort();
-      else signal.addEventListener("abort", abort, { once: true });
+      const aborted = abortReason(signal).subscribe(() => subscriber.unsubscribe());
       return () => {
-        signal.removeEventListener("abort", abort);
+        aborted.unsubscribe();
         if (ended) return subscription.unsubscribe();
         // Let go of early: stopped where it runs, and listened to (its events go nowhere) until it has ended.
         const giveUp = timer(stopTimeout, scheduler).subscribe(() => (subscription.unsubscribe(), onEnded()));
