@@ -26,7 +26,7 @@ export { Conversation, type Activity, type ConversationInit } from "./conversati
 export { conversationOf, snapshotOf, SNAPSHOT_VERSION, type ConversationSnapshot } from "./persistence/snapshot";
 export { parseSnapshot, type SnapshotLimits } from "./persistence/schema";
 export { ResponseDraft, type TranscriptDecision, type TranscriptEntry, type TranscriptFeedback, type TranscriptRequest, type TranscriptResponse } from "./persistence/transcript";
-export { recordChunks } from "./persistence/recordChunks";
+export { recordChunks } from "./operators/record/recordChunks";
 export { historyItemsOf, splitAtTurns, type CarbonHistoryItem, type CarbonHistoryRequest, type CarbonHistoryResponse, type RestoreOptions } from "./persistence/restore";
 export { summaryOf, type ConversationStore, type ThreadSummary } from "./persistence/store";
 export { memoryStore } from "./persistence/memoryStore";

@@ -10,7 +10,7 @@ import { carbonItems } from "./map/carbonItems";
 import { clarification, type ClarificationOptions } from "./end/clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./render/coalesceDeltas";
 import { escapeHtml } from "./render/escapeHtml";
-import { recordChunks } from "../persistence/recordChunks";
+import { recordChunks } from "./record/recordChunks";
 import { legacyInterrupt } from "./end/legacyInterrupt";
 import { interruptCards } from "./end/interruptCards";
 import { expandChunks } from "./check/expandChunks";

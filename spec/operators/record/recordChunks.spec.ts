@@ -1,11 +1,11 @@
 import { map } from "rxjs";
-import type { CarbonStreamChunk } from "../../src/carbon";
-import type { PipelineElement } from "../../src/instructions";
-import { escapeHtml } from "../../src/operators/render/escapeHtml";
-import { recordChunks } from "../../src/persistence/recordChunks";
-import { instr } from "../support/builders";
-import { testScheduler } from "../support/marbles";
-import { itFollowsTheOperatorContract } from "../support/operatorContract";
+import type { CarbonStreamChunk } from "../../../src/carbon";
+import type { PipelineElement } from "../../../src/instructions";
+import { escapeHtml } from "../../../src/operators/render/escapeHtml";
+import { recordChunks } from "../../../src/operators/record/recordChunks";
+import { instr } from "../../support/builders";
+import { testScheduler } from "../../support/marbles";
+import { itFollowsTheOperatorContract } from "../../support/operatorContract";
 
 const elements = (values: Record<string, PipelineElement>) => values;
 
@@ -49,13 +49,14 @@ describe("recordChunks", () => {
     expect(recorded.at(-1)).toMatchObject({ final_response: { id: "r1", history: { error_state: 3 } } });
   });
 
-  it("records what streamed when the source errors, and passes the error on", () => {
+  it("records a source error as the failure the live answer shows, inline error included, and passes the error on", () => {
     const recorded: CarbonStreamChunk[] = [];
     testScheduler().run(({ cold, expectObservable }) => {
-      const source = cold("-d-#", elements({ d: instr.textDelta("m1", "Hi") }));
-      expectObservable(source.pipe(recordChunks((chunk) => recorded.push(chunk), { responseId: "r1" }))).toBe("-d-#", { d: instr.textDelta("m1", "Hi") });
+      const source = cold("-d-#", elements({ d: instr.textDelta("m1", "Hi") }), new Error("network down"));
+      expectObservable(source.pipe(recordChunks((chunk) => recorded.push(chunk), { responseId: "r1" }))).toBe("-d-#", { d: instr.textDelta("m1", "Hi") }, new Error("network down"));
     });
     expect(recorded.map((chunk) => Object.keys(chunk)[0])).toEqual(["partial_item", "final_response"]);
+    expect(recorded.at(-1)).toMatchObject({ final_response: { output: { generic: [{ text: "Hi" }, { response_type: "inline_error", text: expect.stringMatching(/^This answer is incomplete\. /) }] } } });
   });
 
   it("errors when a downstream callback throws", () => {

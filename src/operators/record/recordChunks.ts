@@ -1,16 +1,17 @@
 import { Subject, type MonoTypeOperatorFunction } from "rxjs";
-import type { CarbonStreamChunk } from "../carbon";
-import type { PipelineElement } from "../instructions";
-import { createOperator } from "../operators/fusion";
-import { toStreamChunks, type ToStreamChunksOptions } from "../operators/render/toStreamChunks";
+import type { CarbonStreamChunk } from "../../carbon";
+import type { PipelineElement } from "../../instructions";
+import { createOperator } from "../fusion";
+import { toStreamChunks, type ToStreamChunksOptions } from "../render/toStreamChunks";
 
 /**
  * Passes everything through unchanged, and gives `record` the Carbon chunks
  * the instructions so far make, as `toStreamChunks(options)` makes them: put
  * before `escapeHtml()`, what a snapshot keeps is the agent's text as it
  * was, which restoring escapes as live text is. With the same string
- * `responseId`, the recorded chunks carry the live response's id. A failed
- * turn's error stays in the pipeline: the record only ends.
+ * `responseId`, the recorded chunks carry the live response's id. The record
+ * ends the way the live answer does (a source error ends it failed, with the
+ * same inline error); the error itself goes on down the pipeline.
  *
  * ```
  * source: --d--t|    d: item.delta "Hi"; t: turn.end finished
@@ -28,7 +29,8 @@ export function recordChunks(record: (chunk: CarbonStreamChunk) => void, options
           out.next(element);
         },
         complete: () => recorded.complete(),
-        error: () => recorded.complete(),
+        // The record ends as the live answer does: a source error is a failed turn, with its inline error.
+        error: (error) => recorded.error(error),
       };
     },
     ["item.delta", "item.complete", "options", "turn.end"],
