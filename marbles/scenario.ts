@@ -16,6 +16,13 @@ export interface MarbleScenario {
   /** A hot marble of render costs (ms) for the merge window to adapt to (`coalesce.renderCost`), as the adapter reports them. */
   renderCost?: { marble: string; values: Record<string, number> };
   chunks: { marble: string; values: Record<string, CarbonStreamChunk>; error?: unknown };
+  /**
+   * What the pipeline tells `onInvalidEvent`, `onInvalidItem` and `onWarning`
+   * (whose defaults write to the console), in order, each as
+   * "<callback>: <error message>". Leave it out for a scenario that tells
+   * nothing: `runScenario` checks the list either way.
+   */
+  reports?: string[];
 }
 
 /**

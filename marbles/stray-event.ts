@@ -19,4 +19,5 @@ export default {
       f: carbon.final("r1", [carbon.textItem("m1", "Hello")]),
     },
   },
+  reports: ["onInvalidEvent: Invalid TEXT_MESSAGE_CONTENT event: no open text message 'ghost': skipped"],
 } satisfies MarbleScenario;
