@@ -19,18 +19,31 @@ describe("the adapter's parts, each on its own", () => {
       const policy = new ErrorPolicy((error) => (error instanceof AgUiRunError ? "The agent failed." : undefined), (error) => told.push(error), false);
       const shown = new AgUiRunError("boom");
       expect(policy.describeError(shown)).toBe("The agent failed.");
-      await expect(policy.settle(Promise.reject(shown))).resolves.toBeUndefined();
+      await expect(policy.settle(Promise.resolve({ how: "failed", began: true, error: shown }), "unshown")).resolves.toBeUndefined();
       const hidden = new Error("not shown");
       expect(policy.describeError(hidden)).toBeUndefined();
-      await expect(policy.settle(Promise.reject(hidden))).rejects.toBeInstanceOf(CarbonAgUiError);
+      await expect(policy.settle(Promise.resolve({ how: "failed", began: true, error: hidden }), "unshown")).rejects.toBeInstanceOf(CarbonAgUiError);
       expect(told.map((error) => error.message)).toEqual(["boom", "not shown"]);
+    });
+
+    it("rejects a resume's every failure, tells onError of it, and of no stop", async () => {
+      const told: CarbonAgUiError[] = [];
+      const policy = new ErrorPolicy(() => "Shown.", (error) => told.push(error), false);
+      const error = new AgUiRunError("resume exploded");
+      policy.describeError(error);
+      await expect(policy.settle(Promise.resolve({ how: "failed", began: true, error }), "always")).rejects.toBe(error);
+      const notSent = new AgUiInterruptError("Stopped before the agent took the decision");
+      await expect(policy.settle(Promise.resolve({ how: "stopped", began: false, notSent }), "always")).rejects.toBe(notSent);
+      await expect(policy.settle(Promise.resolve({ how: "stopped", began: false, notSent }), "unshown")).resolves.toBeUndefined();
+      await expect(policy.settle(Promise.resolve({ how: "finished", began: true }), "always")).resolves.toBeUndefined();
+      expect(told).toEqual([error]);
     });
 
     it("rejects every failure with rejectOnError", async () => {
       const policy = new ErrorPolicy(() => "Shown.", undefined, true);
       const error = new AgUiRunError("boom");
       policy.describeError(error);
-      await expect(policy.settle(Promise.reject(error))).rejects.toBe(error);
+      await expect(policy.settle(Promise.reject(error), "unshown")).rejects.toBe(error);
     });
   });
 
@@ -104,16 +117,17 @@ describe("the adapter's parts, each on its own", () => {
   });
 
   describe("playTurn", () => {
-    it("tells whether the turn's first run began and how it failed, as a value", async () => {
-      await expect(playTurn(of(RUN_BEGAN, { kind: "run.ended" as const }))).resolves.toEqual({ began: true });
-      await expect(playTurn(EMPTY)).resolves.toEqual({ began: false });
+    it("tells whether the turn's first run began and what the turn came to, as a value", async () => {
+      await expect(playTurn(of(RUN_BEGAN, { kind: "run.ended" as const }), () => false)).resolves.toEqual({ how: "finished", began: true });
+      await expect(playTurn(EMPTY, () => false)).resolves.toEqual({ how: "finished", began: false });
+      await expect(playTurn(of(RUN_BEGAN), () => true)).resolves.toEqual({ how: "stopped", began: true });
       const error = new AgUiRunError("boom");
-      await expect(playTurn(throwError(() => error))).resolves.toEqual({ began: false, failure: { error } });
+      await expect(playTurn(throwError(() => error), () => true)).resolves.toEqual({ how: "failed", began: false, error });
     });
 
     it("waits for the runs to end", async () => {
       let settled = false;
-      void playTurn(NEVER).then(() => (settled = true));
+      void playTurn(NEVER, () => false).then(() => (settled = true));
       await new Promise((resolve) => setTimeout(resolve, 5));
       expect(settled).toBe(false);
     });

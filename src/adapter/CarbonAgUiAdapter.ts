@@ -138,8 +138,8 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     this.lastInstance = instance;
     const turn = this.beginTurn(instance, [signal]);
     // A message whose turn ended before it began (stopped or restarted while it waited) is not sent at all.
-    const play = async () => {
-      if (turn.ended) return;
+    const play = async (): Promise<TurnOutcome> => {
+      if (turn.ended) return { how: "stopped", began: false };
       const { runFields } = this.options;
       const message = { id: request.id ?? randomId(), content: request.input.text ?? "" };
       this.persisted?.noteRequest(turn.conversation, message.id, message.content, turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
@@ -149,11 +149,10 @@ export class CarbonAgUiAdapter extends ConversationFacade {
       if (cancelled && !cancelled.began) cancelling.putBack();
       // After the cancellation's run, whose MESSAGES_SNAPSHOT would leave it out: the message is kept whatever became of that run.
       const input = userMessageInput(turn.conversation, message, runFields);
-      if (cancelled?.failure) throw cancelled.failure.error;
-      const { failure } = await this.playRuns(turn, input, request.id);
-      if (failure) throw failure.error;
+      if (cancelled?.how === "failed") return cancelled;
+      return this.playRuns(turn, input, request.id);
     };
-    return this.errors.settle(this.saved(turn, this.turns.play(turn, play)));
+    return this.errors.settle(this.saved(turn, this.turns.play(turn, play)), "unshown");
   };
 
   /**
@@ -185,7 +184,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     const answering = conversation.pendingInterrupts;
     // The decisions the agent took (a resume that failed before its first event put them back) are how the cards were answered.
     const noteTaken = () => this.persisted?.noteAnswers(conversation, answering.filter((entry) => !conversation.pendingInterrupts.some((still) => still.interrupt.id === entry.interrupt.id)));
-    await this.saved(turn, this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError).finally(noteTaken)));
+    await this.errors.settle(this.saved(turn, this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError).finally(noteTaken))), "always");
   }
 
   /** `played`, after which the turn's conversation is saved (with `persistence`), whatever came of it. */
@@ -195,7 +194,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
 
   /** Plays a run of a message's turn (with the frontend-tool rounds that follow it) to its end. */
   private playRuns(turn: Turn, input: RunAgentInput, requestId: string | undefined): Promise<TurnOutcome> {
-    return playTurn(converse(turn, { input, ...(requestId !== undefined && { requestId }) }, this.options, this.errors.describeError));
+    return playTurn(converse(turn, { input, ...(requestId !== undefined && { requestId }) }, this.options, this.errors.describeError), () => turn.ended);
   }
 
   /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */

@@ -1,10 +1,15 @@
-import { asCarbonAgUiError, type CarbonAgUiError } from "../errors";
+import { asCarbonAgUiError } from "../errors";
+import type { CarbonAgUiError } from "../errors";
+import type { TurnOutcome } from "./turnOutcome";
 
 /**
- * Whether a failed turn rejects Carbon's send promise. The chat shows why a
- * turn failed (the `describeError` words, as an inline error), and a
- * rejection would make Carbon add its generic error under the person's
- * message: so a failure the chat showed resolves, unless `rejectOnError`.
+ * What a turn's outcome means for the one who waits on it. A failed turn
+ * reaches `onError` once, whatever kind of turn it was. The chat shows why
+ * (the `describeError` words, as an inline error), and a rejection would
+ * make Carbon add its generic error under the person's message: so Carbon's
+ * send promise resolves on a failure the chat showed, unless
+ * `rejectOnError`. A resume's promise is the host's own, and rejects on
+ * every failure (the card re-arms on it).
  */
 export class ErrorPolicy {
   /** Errors the chat has shown to the person. */
@@ -23,16 +28,25 @@ export class ErrorPolicy {
     return reason;
   };
 
-  /** Settles a turn for Carbon: resolves, or rejects with the turn's typed error when the chat did not show it. */
-  async settle(turn: Promise<void>): Promise<void> {
+  /**
+   * Settles a turn: resolves, or rejects with its typed error. `rejects`:
+   * `"unshown"` (Carbon's send promise) rejects only a failure the chat did
+   * not show; `"always"` (a resume's) rejects every failure, and a stop that
+   * kept the decisions from the agent. Anything `played` throws is a failure.
+   */
+  async settle(played: Promise<TurnOutcome>, rejects: "unshown" | "always"): Promise<void> {
+    let outcome: TurnOutcome;
     try {
-      await turn;
+      outcome = await played;
     } catch (thrown) {
-      const error = asCarbonAgUiError(thrown);
-      this.onError?.(error);
-      // The rejection may wrap what the chat showed (a plain Error from a callback becomes one of ours, with it as the cause).
-      const shown = [error, error.cause].some((candidate) => typeof candidate === "object" && candidate !== null && this.shown.has(candidate));
-      if (!shown || this.rejectOnError) throw error;
+      outcome = { how: "failed", began: false, error: thrown };
     }
+    if (outcome.how === "stopped" && outcome.notSent && rejects === "always") throw outcome.notSent;
+    if (outcome.how !== "failed") return;
+    const error = asCarbonAgUiError(outcome.error);
+    this.onError?.(error);
+    // The rejection may wrap what the chat showed (a plain Error from a callback becomes one of ours, with it as the cause).
+    const shown = [error, error.cause].some((candidate) => typeof candidate === "object" && candidate !== null && this.shown.has(candidate));
+    if (rejects === "always" || !shown || this.rejectOnError) throw error;
   }
 }

@@ -1,22 +1,31 @@
 import { lastValueFrom, materialize, reduce, type Observable, type ObservableNotification } from "rxjs";
 import type { RunSignal } from "./deliverRun";
 
-/** How a turn's runs went: whether the first one began (its first event came), and the error that failed the turn, if one did. */
-export interface TurnOutcome {
-  began: boolean;
-  failure?: { error: unknown };
-}
+/**
+ * What a turn came to, decided once, from its runs' signals: the error
+ * policy (`onError`, the promise Carbon or the host waits on) reads it, and so
+ * do the resume and the cancellation (whether the agent took the decisions).
+ *
+ * - `began`: the first run's first event came (the agent has the turn's input).
+ * - `finished`: every run ended; `stopped`: the turn was ended early (Carbon's
+ *   stop button, a restart, `reset()`), with `notSent` when a resume's
+ *   decisions never reached the agent; `failed`: a run failed with `error`.
+ */
+export type TurnOutcome =
+  | { how: "finished"; began: boolean }
+  | { how: "stopped"; began: boolean; notSent?: Error }
+  | { how: "failed"; began: boolean; error: unknown };
 
-/** Plays a turn's runs to their end and tells how they went (it never rejects: a failure is part of the outcome). */
-export function playTurn(runs: Observable<RunSignal>): Promise<TurnOutcome> {
+/** Plays a turn's runs to their end and tells what the turn came to (it never rejects: a failure is part of the outcome); `ended` tells whether the turn was ended early. */
+export function playTurn(runs: Observable<RunSignal>, ended: () => boolean): Promise<TurnOutcome> {
   return lastValueFrom(
     runs.pipe(
       materialize(),
-      reduce<ObservableNotification<RunSignal>, TurnOutcome>(
-        (outcome, notification) =>
-          notification.kind === "N" && notification.value?.kind === "run.began" ? { ...outcome, began: true } : notification.kind === "E" ? { ...outcome, failure: { error: notification.error } } : outcome,
+      reduce<ObservableNotification<RunSignal>, { began: boolean; failure?: { error: unknown } }>(
+        (seen, notification) =>
+          notification.kind === "N" && notification.value?.kind === "run.began" ? { ...seen, began: true } : notification.kind === "E" ? { ...seen, failure: { error: notification.error } } : seen,
         { began: false },
       ),
     ),
-  );
+  ).then(({ began, failure }): TurnOutcome => (failure ? { how: "failed", began, error: failure.error } : { how: ended() ? "stopped" : "finished", began }));
 }
