@@ -47,6 +47,28 @@ describe("ResponseDraft", () => {
     expect(draft.toEntry().messageOptions).toEqual({ chain_of_thought: [{ tool_name: "weather", status: "success" }], reasoning: { steps: [{ title: "Reasoning" }] } });
   });
 
+  it("merges message options as Carbon does, a step's fields by its index", () => {
+    const draft = new ResponseDraft("r1", TIME);
+    draft.add({ ...delta("a", ""), partial_response: { message_options: { chain_of_thought: [{ tool_name: "weather", status: "processing" }, { tool_name: "map", status: "processing" }] } } });
+    draft.add({ ...delta("a", ""), partial_response: { message_options: { chain_of_thought: [{ status: "success" }] } } });
+    expect(draft.toEntry().messageOptions).toEqual({ chain_of_thought: [{ tool_name: "weather", status: "success" }, { tool_name: "map", status: "processing" }] });
+  });
+
+  it("gives a snapshot: chunks added after it leave an entry already read as it was", () => {
+    const draft = new ResponseDraft("r1", TIME);
+    const card = (step: number): CarbonStreamChunk => ({ partial_item: { response_type: "user_defined", user_defined: { step }, streaming_metadata: { id: "u" } }, streaming_metadata: meta });
+    draft.add(delta("a", "Hel"));
+    draft.add(card(1));
+    const before = draft.toEntry();
+    draft.add(delta("a", "lo"));
+    draft.add(card(2));
+    expect(before.items).toEqual([
+      { response_type: "text", text: "Hel", streaming_metadata: { id: "a" } },
+      { response_type: "user_defined", user_defined: { step: 1 }, streaming_metadata: { id: "u" } },
+    ]);
+    expect(draft.toEntry().items.map((item) => item.text ?? item.user_defined)).toEqual(["Hello", { step: 2 }]);
+  });
+
   it("takes the final response as it is: its items, options and error state", () => {
     const draft = new ResponseDraft("r1", TIME);
     draft.add(delta("a", "partial"));

@@ -1,10 +1,11 @@
-import { JOINED_TEXT_TYPES, type CarbonMessageOptions, type CarbonPartialItemChunk, type CarbonStreamChunk } from "../carbon";
+import type { CarbonMessageOptions, CarbonPartialItemChunk, CarbonStreamChunk } from "../carbon";
+import { appendTextDelta, joinsText, mergeMessageOptions } from "./carbonMerge";
 import { TextBuffer } from "./textBuffer";
 
 /** A partial chunk of an item whose text Carbon joins. */
 export function isJoinable(chunk: CarbonStreamChunk): chunk is CarbonPartialItemChunk {
   // Carbon drops a chunk without a response id; such a chunk passes through as it is.
-  return "partial_item" in chunk && JOINED_TEXT_TYPES.has(chunk.partial_item.response_type) && chunk.streaming_metadata?.response_id !== undefined;
+  return "partial_item" in chunk && joinsText(chunk.partial_item.response_type) && chunk.streaming_metadata?.response_id !== undefined;
 }
 
 /** True when Carbon would add `chunk` to the same item as `first`. */
@@ -19,9 +20,10 @@ export function sameItem(first: CarbonPartialItemChunk, chunk: CarbonPartialItem
 }
 
 /**
- * Consecutive partial chunks of one item, joined as Carbon joins them: the
- * text concatenated, `message_options` merged. `toChunk()` gives one chunk
- * that leaves Carbon exactly where the chunks one by one would.
+ * Consecutive partial chunks of one item, joined as Carbon joins them (the
+ * rules of `carbonMerge`): the text concatenated, `message_options` merged.
+ * `toChunk()` gives one chunk that leaves Carbon exactly where the chunks
+ * one by one would.
  */
 export class JoinedDeltas {
   /** The joined text, once a second chunk has joined the first. */
@@ -38,12 +40,12 @@ export class JoinedDeltas {
   add(chunk: CarbonPartialItemChunk): void {
     if (!this.text) {
       this.text = new TextBuffer();
-      appendText(this.text, this.first);
+      appendTextDelta(this.text, this.first.partial_item);
       this.options = this.first.partial_response?.message_options;
     }
-    appendText(this.text, chunk);
+    appendTextDelta(this.text, chunk.partial_item);
     const options = chunk.partial_response?.message_options;
-    if (options) this.options = this.options ? (mergeOptions(this.options, options) as CarbonMessageOptions) : options;
+    if (options) this.options = mergeMessageOptions(this.options, options);
   }
 
   /** The first chunk's item (Carbon takes an item's fields from its first chunk) with the joined text; the first chunk itself when alone. */
@@ -75,26 +77,4 @@ export function joinConsecutiveDeltas(chunks: readonly CarbonStreamChunk[]): Car
   }
   if (run) joined.push(run.toChunk());
   return joined;
-}
-
-function appendText(text: TextBuffer, chunk: CarbonPartialItemChunk): void {
-  if (typeof chunk.partial_item.text === "string") text.append(chunk.partial_item.text);
-}
-
-/**
- * `later` merged into `earlier` the way Carbon merges message options
- * (lodash `merge`: objects by key, arrays by index, an undefined value leaves
- * what was there), into new containers: neither argument is changed, as both
- * may be in chunks already sent.
- */
-function mergeOptions(earlier: unknown, later: unknown): unknown {
-  if (later === undefined) return earlier;
-  if (!isContainer(earlier) || !isContainer(later) || Array.isArray(earlier) !== Array.isArray(later)) return later;
-  const result: Record<string, unknown> = Array.isArray(earlier) ? ([...earlier] as unknown as Record<string, unknown>) : { ...earlier };
-  for (const key of Object.keys(later)) result[key] = mergeOptions(result[key], (later as Record<string, unknown>)[key]);
-  return result;
-}
-
-function isContainer(value: unknown): value is object {
-  return typeof value === "object" && value !== null;
 }

@@ -1,5 +1,5 @@
-import { JOINED_TEXT_TYPES, type CarbonItem, type CarbonMessageOptions, type CarbonMessageResponse, type CarbonStreamChunk } from "../carbon";
-import { TextBuffer } from "../internal/textBuffer";
+import type { CarbonItem, CarbonMessageOptions, CarbonStreamChunk } from "../carbon";
+import { StreamedMessage } from "../internal/carbonMerge";
 
 /** Feedback given on an item, as Carbon keeps it in a response's `history.feedback`, by the item's feedback id. */
 export interface TranscriptFeedback {
@@ -53,23 +53,16 @@ export interface TranscriptDecision {
 
 export type TranscriptEntry = TranscriptRequest | TranscriptResponse | TranscriptDecision;
 
-interface DraftItem {
-  item: CarbonItem;
-  /** The text of an item still streaming whose text Carbon joins, delta by delta. */
-  text?: TextBuffer;
-}
-
 /**
- * One response as Carbon builds it from the chunks it is given: a `text` (or
- * `conversational_search`) item's partial text is a delta, a complete item
- * replaces what streamed for its id, message options merge by key, and the
- * final response replaces everything. Adding a chunk costs what the chunk
- * holds, and the text is kept as a `TextBuffer`: memory follows the text, not the deltas.
+ * One response as Carbon builds it from the chunks it is given, by Carbon's
+ * rules in `internal/carbonMerge` (a `text` or `conversational_search`
+ * item's partial text is a delta, a complete item replaces what streamed
+ * for its id, message options merge as Carbon merges them, the final
+ * response replaces everything). Adding a chunk costs what the chunk holds,
+ * and the text is kept as a `TextBuffer`: memory follows the text, not the deltas.
  */
 export class ResponseDraft {
-  private readonly items = new Map<string, DraftItem>();
-  private messageOptions: CarbonMessageOptions | undefined;
-  private final: CarbonMessageResponse | undefined;
+  private readonly message = new StreamedMessage();
 
   constructor(
     readonly id: string,
@@ -80,40 +73,19 @@ export class ResponseDraft {
 
   /** Whether the final response has come. */
   get finished(): boolean {
-    return this.final !== undefined;
+    return this.message.final !== undefined;
   }
 
   add(chunk: CarbonStreamChunk): void {
-    if ("final_response" in chunk) {
-      this.final = chunk.final_response;
-      return;
-    }
-    if ("complete_item" in chunk) {
-      const { complete_item: item } = chunk;
-      this.items.set(item.streaming_metadata?.id ?? `item-${this.items.size}`, { item });
-      return;
-    }
-    const { partial_item: delta, partial_response } = chunk;
-    if (partial_response?.message_options) this.messageOptions = { ...this.messageOptions, ...partial_response.message_options };
-    const id = delta.streaming_metadata?.id ?? `item-${this.items.size}`;
-    let entry = this.items.get(id);
-    if (!entry?.text) {
-      // A new item, or a complete one streaming again, which goes on from its text.
-      const before = entry?.item;
-      entry = { item: { ...before, ...delta } as CarbonItem, ...(JOINED_TEXT_TYPES.has(delta.response_type) && { text: TextBuffer.of(typeof before?.text === "string" ? before.text : "") }) };
-      this.items.set(id, entry);
-    } else {
-      const { text: _text, ...fields } = delta;
-      Object.assign(entry.item, fields);
-    }
-    if (entry.text && typeof delta.text === "string" && delta.text !== "") entry.text.append(delta.text);
+    this.message.add(chunk);
   }
 
   /** The response so far: the final one once it came, else what streamed, marked unfinished. */
   toEntry(): TranscriptResponse {
     const base = { kind: "response" as const, id: this.id, ...(this.requestId !== undefined && { requestId: this.requestId }), time: this.time };
-    if (this.final) {
-      const { output, message_options, history } = this.final;
+    const { final, messageOptions } = this.message;
+    if (final) {
+      const { output, message_options, history } = final;
       return {
         ...base,
         items: output.generic,
@@ -121,7 +93,6 @@ export class ResponseDraft {
         ...(history?.error_state !== undefined && { errorState: history.error_state }),
       };
     }
-    const items = Array.from(this.items.values(), ({ item, text }) => (text ? { ...item, text: text.toString() } : item));
-    return { ...base, items, ...(this.messageOptions && { messageOptions: this.messageOptions }), unfinished: true };
+    return { ...base, items: this.message.streamedItems(), ...(messageOptions && { messageOptions }), unfinished: true };
   }
 }

@@ -1,6 +1,7 @@
 import { map } from "rxjs";
 import { MessageErrorState, type CarbonChainOfThoughtStep } from "../../../src/carbon";
 import { AgUiRunError } from "../../../src/errors";
+import { deepFreeze } from "../../../src/internal/deepFreeze";
 import type { PipelineElement } from "../../../src/instructions";
 import { OPTIONS_CARRIER_ID, toStreamChunks } from "../../../src/operators/render/toStreamChunks";
 import { carbon, ev, instr } from "../../support/builders";
@@ -178,6 +179,16 @@ describe("toStreamChunks", () => {
         p: carbon.partialText(R, "m1", " world"),
         F: carbon.final(R, [carbon.textItem("m1", "Hello world")]),
       });
+    });
+  });
+
+  it("ends with the latest fields of an item whose text Carbon does not join, streamed in deltas, and leaves the instructions' items unchanged", () => {
+    const first = deepFreeze({ response_type: "user_defined", user_defined: { step: 1 } });
+    const second = deepFreeze({ response_type: "user_defined", user_defined: { step: 2 } });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-a-b-|", elements({ a: { kind: "item.delta", itemId: "u", item: first }, b: { kind: "item.delta", itemId: "u", item: second } }));
+      const finals = source.pipe(toStreamChunks({ responseId: R }), map((chunk) => ("final_response" in chunk ? chunk.final_response.output.generic : "chunk")));
+      expectObservable(finals).toBe("-x-x-(F|)", { x: "chunk", F: [{ ...second, streaming_metadata: { id: "u" } }] });
     });
   });
 

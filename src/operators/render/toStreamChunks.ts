@@ -2,7 +2,6 @@ import type { OperatorFunction } from "rxjs";
 import {
   JOINED_TEXT_TYPES,
   MessageErrorState,
-  type CarbonItem,
   type CarbonItemDelta,
   type CarbonItemStreamingMetadata,
   type CarbonMessageOptions,
@@ -14,7 +13,7 @@ import type { CarbonInstruction, PipelineElement, TurnEndInstruction } from "../
 import { randomId } from "../../internal/ids";
 import { neutralizeAnywhere } from "../../internal/markdownHtml";
 import { createOperator } from "../fusion";
-import { TextBuffer } from "../../internal/textBuffer";
+import { addCompleteItem, addPartialItem, type StreamedItems } from "../../internal/carbonMerge";
 
 export interface ToStreamChunksOptions {
   /** The Carbon response id of the turn. Default: a fresh random id for each subscription. */
@@ -48,14 +47,6 @@ function withMetadata<T extends object>(item: T, streamingMetadata: CarbonItemSt
   const copy = Object.assign({}, item) as T & { streaming_metadata: CarbonItemStreamingMetadata };
   copy.streaming_metadata = streamingMetadata;
   return copy;
-}
-
-interface ItemState {
-  item: CarbonItem;
-  /** Still streaming; the item object is ours to extend until it completes. */
-  open: boolean;
-  /** The text of an open item whose deltas Carbon joins; the source of truth until the turn ends. */
-  text?: TextBuffer;
 }
 
 /**
@@ -100,7 +91,8 @@ export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToSt
   return createOperator<PipelineElement, CarbonStreamChunk | K>((out) => {
     const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
     const chunkMetadata = { response_id: responseId };
-    const items = new Map<string, ItemState>();
+    /** The turn's items, by Carbon's rules (`carbonMerge`): an open text item's text is in its buffer until the turn ends. */
+    const items: StreamedItems = new Map();
     /** Carbon item ids by instruction item id: the same, except for the text item that took over the options carrier. */
     const carbonIds = new Map<string, string>();
     let unclaimedCarrier = false;
@@ -127,7 +119,7 @@ export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToSt
       if (latestTextId === undefined) {
         latestTextId = OPTIONS_CARRIER_ID;
         unclaimedCarrier = true;
-        items.set(OPTIONS_CARRIER_ID, { item: { response_type: "text", text: "", streaming_metadata: { id: OPTIONS_CARRIER_ID } }, open: true, text: new TextBuffer() });
+        addPartialItem(items, OPTIONS_CARRIER_ID, { response_type: "text", text: "" }, { id: OPTIONS_CARRIER_ID });
       }
       out.next({
         partial_item: { response_type: "text", text: "", streaming_metadata: { id: latestTextId, cancellable: true } },
@@ -169,21 +161,8 @@ export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToSt
 
     const addDelta = (itemId: string, delta: CarbonItemDelta) => {
       itemId = carbonIdOf(itemId, delta.response_type);
-      let state = items.get(itemId);
-      if (state?.open) {
-        Object.assign(state.item, delta);
-      } else {
-        // A completed item that streams again (a reopened message) goes on from its text.
-        const before = state?.item;
-        state = { item: withMetadata(before ? Object.assign({}, before, delta) : delta, { id: itemId }), open: true };
-        if (JOINED_TEXT_TYPES.has(delta.response_type)) {
-          state.text = new TextBuffer();
-          if (typeof before?.text === "string") state.text.append(before.text);
-        }
-        items.set(itemId, state);
-      }
-      // The joined text lives in the buffer; the item gets it when the turn ends.
-      if (typeof delta.text === "string") state.text?.append(delta.text);
+      // A completed item that streams again (a reopened message) goes on from its text; the joined text lives in the buffer until the turn ends.
+      addPartialItem(items, itemId, delta, { id: itemId });
       out.next({ partial_item: withMetadata(delta, { id: itemId, cancellable: true }), streaming_metadata: chunkMetadata });
     };
 
@@ -196,7 +175,7 @@ export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToSt
           case "item.complete": {
             const carbonId = carbonIdOf(element.itemId, element.item.response_type);
             const item = withMetadata(element.item, { ...element.item.streaming_metadata, id: carbonId });
-            items.set(carbonId, { item, open: false });
+            addCompleteItem(items, carbonId, item);
             return out.next({ complete_item: item, streaming_metadata: chunkMetadata });
           }
           case "options":
