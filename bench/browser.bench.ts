@@ -17,11 +17,16 @@
  * `coalesce: false`, at full speed and with the CPU
  * throttled 4×, `--runs` times (default 3) interleaved.
  *
+ * Then the seed's adapter (`@hsb3/carbon-agui-adapter` 0.2.0, bench/seedBrowser.ts) in the same demo page in
+ * place of ours, against ours, on the same long answer (`?persist=off`: the seed keeps no store), at full speed and
+ * throttled 4×, without a trace: from the agent's last delta until the whole text shows, given up `--give-up`
+ * seconds (default 60) after the last delta.
+ *
  * Then restoring (bench/restore.ts): a 200-turn conversation written into the demo's IndexedDB store, the page
  * opened on its thread, until its last message (a pending card) shows, against the page on an empty thread.
  * The long answer runs with the demo's store attached, as the demo does, and without (`persist=off`).
  *
- * `--only=burst`, `--only=long` or `--only=restore` runs one part; `--seconds=5` a short answer;
+ * `--only=burst`, `--only=long`, `--only=seed` or `--only=restore` runs one part; `--seconds=5` a short answer;
  * `--configs=1,2` some long-answer configurations (by index); `--traces=dir`
  * saves each long-answer run's Chrome trace there.
  */
@@ -33,6 +38,8 @@ import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "../sp
 import { installProbe, probeSaw, readProbe } from "../spec/e2e/probe";
 import { CHARS_PER_SECOND, markdownAnswer, measureLongAnswer, startPacedAgent, type LongAnswerRun } from "./longAnswer";
 import { measureRestore } from "./restore";
+import { SEED_ADAPTER } from "./seedAdapter";
+import { bundleSeedAdapter, useSeedAdapter } from "./seedBrowser";
 
 const RUNS = 5;
 
@@ -46,6 +53,8 @@ const LONG_RUNS = Number(option("runs", "3"));
 const TRACES = option("traces", "");
 /** Which long-answer configurations to run: indexes into LONG_CONFIGS, comma-separated. */
 const CONFIGS = option("configs", "");
+/** Seconds after the agent's last delta that the seed comparison waits for the whole text. */
+const GIVE_UP_SECONDS = Number(option("give-up", "60"));
 
 /** Lets what is still running finish (the rest of an answer, the final response), so counts and long tasks are complete. */
 const settle = (page: Page) => page.waitForTimeout(1_000);
@@ -159,7 +168,7 @@ async function longAnswer() {
       for (const [index, config] of LONG_CONFIGS.entries()) {
         if (CONFIGS && !CONFIGS.split(",").includes(`${index}`)) continue;
         const traceFile = TRACES && join(TRACES, `${config.query}-${config.throttle}x-run${run + 1}.json`);
-        runs[index]!.push(await measureLongAnswer(browser, demo.url, agent, config.query, config.throttle, LONG_SECONDS * 1000 * 10 + 60_000, traceFile || undefined));
+        runs[index]!.push(await measureLongAnswer(browser, demo.url, agent, config.query, config.throttle, LONG_SECONDS * 1000 * 10 + 60_000, { ...(traceFile && { traceFile }) }));
       }
     }
     const percent = (value: number) => `${Math.round(value * 100)} %`;
@@ -170,14 +179,65 @@ async function longAnswer() {
       const measured = runs[index]!;
       if (measured.length === 0) continue;
       const cells = [
-        `${spread(measured.map((one) => one.busy), percent)} / ${spread(measured.map((one) => one.busyLast5s), percent)}`,
-        spread(measured.map((one) => one.lagMs)),
+        `${spread(measured.map((one) => one.busy!), percent)} / ${spread(measured.map((one) => one.busyLast5s!), percent)}`,
+        spread(measured.map((one) => one.lagMs!)),
         spread(measured.map((one) => one.longFrames), (value) => `${(value * 100).toFixed(1)} %`),
         spread(measured.map((one) => one.maxFrameGapMs)),
         `${spread(measured.map((one) => p95(one.inputDelays)))} / ${Math.round(Math.max(...measured.flatMap((one) => one.inputDelays)))}`,
         spread(measured.map((one) => one.chunks)),
       ];
       console.log(`| ${config.name} | ${config.throttle}× | ${cells.join(" | ")} |`);
+    }
+  } finally {
+    await browser.close();
+    await demo.close();
+    await agent.close();
+  }
+}
+
+const SEED_CONFIGS = [
+  { adapter: "ours", throttle: 1 },
+  { adapter: "seed", throttle: 1 },
+  { adapter: "ours", throttle: 4 },
+  { adapter: "seed", throttle: 4 },
+] as const;
+
+async function seedComparison() {
+  const script = await bundleSeedAdapter();
+  const text = markdownAnswer(LONG_SECONDS * CHARS_PER_SECOND);
+  const agent = await startPacedAgent(text);
+  const demo = await startWebDemo(agent.url);
+  const browser = await launchChromium();
+  const runs = SEED_CONFIGS.map((): LongAnswerRun[] => []);
+  const giveUpMs = GIVE_UP_SECONDS * 1000;
+  try {
+    console.log(
+      `\nThe seed's adapter (${SEED_ADAPTER} 0.2.0) in the demo page in place of ours (both with ?coalesce=on&persist=off), on the long answer: ${text.length} characters at ${CHARS_PER_SECOND} characters/s (~${Math.ceil(text.length / 4)} deltas); ` +
+        `given up ${GIVE_UP_SECONDS} s after the agent's last delta; no trace; ${LONG_RUNS} runs of each, interleaved; median (each run).\n`,
+    );
+    for (let run = 0; run < LONG_RUNS; run++) {
+      for (const [index, config] of SEED_CONFIGS.entries()) {
+        const setUp = config.adapter === "seed" ? { setUp: (page: Page) => useSeedAdapter(page, script) } : {};
+        runs[index]!.push(await measureLongAnswer(browser, demo.url, agent, "coalesce=on&persist=off", config.throttle, LONG_SECONDS * 2_000 + giveUpMs + 60_000, { trace: false, giveUpAfterLastDeltaMs: giveUpMs, ...setUp }));
+      }
+    }
+    const lag = (one: LongAnswerRun, short = false) => (one.lagMs !== undefined ? `${Math.round(one.lagMs)}` : short ? `> ${GIVE_UP_SECONDS} s` : `not shown after ${GIVE_UP_SECONDS} s`);
+    const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))] ?? 0;
+    console.log("| adapter | CPU | last delta → whole text visible (ms) | addMessageChunk calls (until the give-up, if it gave up) | frames over 50 ms | longest frame gap (ms) | input delay p95 / max (ms) |");
+    console.log("|---|---|---|---|---|---|---|");
+    for (const [index, config] of SEED_CONFIGS.entries()) {
+      const measured = runs[index]!;
+      const byLag = [...measured].sort((a, b) => (a.lagMs ?? Infinity) - (b.lagMs ?? Infinity));
+      const cells = [
+        `${lag(byLag[Math.floor(byLag.length / 2)]!)} (${measured.map((one) => lag(one, true)).join(", ")})`,
+        spread(measured.map((one) => one.chunks)),
+        spread(measured.map((one) => one.longFrames), (value) => `${(value * 100).toFixed(1)} %`),
+        spread(measured.map((one) => one.maxFrameGapMs)),
+        measured.some((one) => one.inputDelays.length > 0)
+          ? `${spread(measured.map((one) => p95(one.inputDelays)))} / ${Math.round(Math.max(...measured.flatMap((one) => one.inputDelays)))}`
+          : "no click handled",
+      ];
+      console.log(`| ${config.adapter === "seed" ? `${SEED_ADAPTER} 0.2.0` : "carbon-agui-rx, default options"} | ${config.throttle}× | ${cells.join(" | ")} |`);
     }
   } finally {
     await browser.close();
@@ -207,6 +267,7 @@ async function restore() {
 async function main() {
   if (ONLY === "all" || ONLY === "burst") await burst();
   if (ONLY === "all" || ONLY === "long") await longAnswer();
+  if (ONLY === "all" || ONLY === "seed") await seedComparison();
   if (ONLY === "all" || ONLY === "restore") await restore();
 }
 

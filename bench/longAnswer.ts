@@ -6,7 +6,9 @@
  * protocol. From a Chrome trace: the renderer main thread's busy share (top-
  * level tasks). From inside the page: when the whole text became visible,
  * the gaps between animation frames, and how long periodic clicks waited
- * before their handler ran (input delay).
+ * before their handler ran (input delay). The adapter is the demo's, or
+ * another one a `setUp` puts in its place (bench/seedBrowser.ts); a run can
+ * give up on the whole text some time after the agent's last delta.
  */
 import type { RunAgentInput } from "@ag-ui/core";
 import { ev, startAgentServer, type AgentServer, type SseResponse } from "carbon-agui-rx/testing";
@@ -91,8 +93,9 @@ const PROBE = (theEnd: string) => `(() => {
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  // A click made while the text streams counts, even if the page could only handle it once the whole text showed.
   addEventListener("pointerdown", (event) => {
-    if (probe.firstChunkAt !== undefined && probe.wholeTextAt === undefined) probe.inputDelays.push(performance.now() - event.timeStamp);
+    if (probe.firstChunkAt !== undefined && event.timeStamp >= probe.firstChunkAt && !(event.timeStamp >= probe.wholeTextAt)) probe.inputDelays.push(performance.now() - event.timeStamp);
   }, true);
   const answer = () => {
     const messages = root.querySelectorAll('[data-testid^="message-by-index"]');
@@ -129,17 +132,29 @@ interface LongProbe {
 }
 
 export interface LongAnswerRun {
-  /** Main-thread busy share (0–1) from the first chunk to the whole text, and over its last 5 s. */
-  busy: number;
-  busyLast5s: number;
-  /** Last delta written by the agent → whole text visible, ms. */
-  lagMs: number;
+  /** Main-thread busy share (0–1) from the first chunk to the whole text, and over its last 5 s (absent when not traced). */
+  busy?: number;
+  busyLast5s?: number;
+  /** Last delta written by the agent → whole text visible, ms; absent when the run gave up first. */
+  lagMs?: number;
   /** Share of frame gaps over 50 ms, and the longest gap. */
   longFrames: number;
   maxFrameGapMs: number;
   /** Input delays of the clicks during the stream, ms. */
   inputDelays: number[];
+  /** `addMessageChunk` calls from the first chunk on (until the give-up, when the run gave up; NaN when the page could not tell then). */
   chunks: number;
+}
+
+export interface LongAnswerOptions {
+  /** Runs once the page is open, before its first answer: to put another adapter in the demo's place. */
+  setUp?: (page: Page) => Promise<void>;
+  /** Gives up on the whole text this long after the agent's last delta (lagMs then absent). Default: waits until `timeoutMs`. */
+  giveUpAfterLastDeltaMs?: number;
+  /** Records a Chrome trace for the busy shares (default true). */
+  trace?: boolean;
+  /** Where to save the Chrome trace (it opens in the DevTools Performance panel), if anywhere. */
+  traceFile?: string;
 }
 
 interface TraceEvent {
@@ -160,33 +175,50 @@ export async function measureLongAnswer(
   query: string,
   throttle: number,
   timeoutMs: number,
-  /** Where to save the Chrome trace (it opens in the DevTools Performance panel), if anywhere. */
-  traceFile?: string,
+  { setUp, giveUpAfterLastDeltaMs, trace: traced = true, traceFile }: LongAnswerOptions = {},
 ): Promise<LongAnswerRun> {
   const page = await browser.newPage(PAGE_OPTIONS);
   try {
     const chat = await openChatPage(page, `${pageUrl}?${query}`);
+    await setUp?.(page);
     await chat.send("Hi there");
     await page.locator('[data-testid^="message-by-index"]').getByText("Done warming up.").waitFor();
     await page.waitForTimeout(1_000);
     await page.evaluate(PROBE(THE_END));
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
-    const trace = await startTrace(cdp);
+    const trace = traced ? await startTrace(cdp) : undefined;
+    const asked = Date.now();
     await chat.send("long markdown please");
-    const clicking = clickPeriodically(page, () => page.evaluate("window.__longProbe.wholeTextAt !== undefined") as Promise<boolean>);
-    await page.waitForFunction("window.__longProbe.wholeTextAt !== undefined", undefined, { timeout: timeoutMs, polling: 250 });
-    await clicking;
-    const events = await trace.stop();
-    if (traceFile) writeFileSync(traceFile, JSON.stringify({ traceEvents: events }));
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
-    const probe = (await page.evaluate("window.__longProbe")) as LongProbe;
-    const { busy, busyLast5s } = busyShare(events);
+    let over = false;
+    const shown = page.waitForFunction("window.__longProbe.wholeTextAt !== undefined", undefined, { timeout: timeoutMs, polling: 250 });
+    // After a give-up the page is closed under the wait.
+    shown.then(() => (over = true)).catch(() => undefined);
+    // Told from here, not by asking the page: a page busy for seconds still gets its clicks, and their delays count.
+    const clicking = clickPeriodically(page, () => over);
+    const gaveUp = await Promise.race([
+      shown.then(() => false),
+      giveUpAfterLastDeltaMs === undefined ? new Promise<never>(() => undefined) : lastDeltaPlus(agent, asked, giveUpAfterLastDeltaMs, () => over).then(() => true),
+    ]);
+    over = true;
+    let probe: LongProbe | undefined;
+    let events: TraceEvent[] | undefined;
+    if (gaveUp) {
+      // The page may be busy for minutes more: what needs its main thread gets a few seconds, and the trace is dropped.
+      await within(10_000, clicking);
+      probe = await within(15_000, page.evaluate("window.__longProbe") as Promise<LongProbe>);
+    } else {
+      await clicking;
+      events = await trace?.stop();
+      if (events && traceFile) writeFileSync(traceFile, JSON.stringify({ traceEvents: events }));
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+      probe = (await page.evaluate("window.__longProbe")) as LongProbe;
+    }
+    if (!probe) return { longFrames: NaN, maxFrameGapMs: NaN, inputDelays: [], chunks: NaN };
     const gaps = probe.frameGaps;
     return {
-      busy,
-      busyLast5s,
-      lagMs: probe.wholeTextWallAt! - agent.lastDeltaAt()!,
+      ...(events && busyShare(events)),
+      ...(!gaveUp && { lagMs: probe.wholeTextWallAt! - agent.lastDeltaAt()! }),
       longFrames: gaps.filter((gap) => gap > 50).length / Math.max(1, gaps.length),
       maxFrameGapMs: Math.max(0, ...gaps),
       inputDelays: probe.inputDelays,
@@ -197,9 +229,29 @@ export async function measureLongAnswer(
   }
 }
 
+/** What `promise` gives within `ms`, else undefined. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(resolve, () => resolve(undefined)).finally(() => clearTimeout(timer));
+  });
+}
+
+/** Resolves `afterMs` after the agent's last delta of an answer asked for at `asked` (checked every 250 ms), unless `over` first. */
+function lastDeltaPlus(agent: { lastDeltaAt(): number | undefined }, asked: number, afterMs: number, over: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const last = agent.lastDeltaAt();
+      if (over() || (last !== undefined && last >= asked && Date.now() - last >= afterMs)) return resolve();
+      setTimeout(check, 250);
+    };
+    check();
+  });
+}
+
 /** A click every 250 ms on the state panel (away from Carbon), until `done`. */
-async function clickPeriodically(page: Page, done: () => Promise<boolean>): Promise<void> {
-  while (!(await done())) {
+async function clickPeriodically(page: Page, done: () => boolean): Promise<void> {
+  while (!done()) {
     await page.mouse.click(PAGE_OPTIONS.viewport.width - 40, PAGE_OPTIONS.viewport.height - 40);
     await page.waitForTimeout(250);
   }
