@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
 import type { Interrupt, RunAgentInput } from "@ag-ui/core";
-import { asyncScheduler, EMPTY, Observable, of, throwError, type ObservableInput, type SchedulerLike } from "rxjs";
+import { EMPTY, Observable, of, throwError, type ObservableInput, type SchedulerLike } from "rxjs";
 import { type AgentScript, type AgentServer, type SseResponse } from "carbon-agui-rx/testing";
 import { startEncodedAgentServer } from "./support/agentServer";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
@@ -12,6 +12,7 @@ import { AgUiEmptyRunError, AgUiFrontendToolError, AgUiInterruptError, AgUiRunEr
 import { createSseRunner } from "../src/runners/createSseRunner";
 import { fromAgent } from "../src/runners/fromAgent";
 import { ev } from "./support/builders";
+import { DrivenClock } from "./support/drivenClock";
 import { waitUntil } from "./support/runs";
 
 const say = (sse: SseResponse, text: string, messageId = "a1") => {
@@ -219,23 +220,30 @@ describe("CarbonAgUiAdapter", () => {
   });
 
   describe("when Carbon is slow", () => {
-    const fiveDeltasThenError = (_input: RunAgentInput, sse: SseResponse) => {
-      sse.send(ev.runStarted());
-      sse.send(ev.textStart("a1"));
-      for (let index = 0; index < 5; index++) sse.send(ev.text("a1", `${index}`));
-      sse.send(ev.runError("boom"));
-      sse.end();
-    };
+    // Carbon's slowness and the adapter's frames are on a clock the spec drives (the adapter's `scheduler`), and the
+    // agent's events are in memory: every run interleaves the same way, whatever the machine's load.
+    let clock: DrivenClock;
+    beforeEach(() => (clock = new DrivenClock()));
+    /** An adapter on the clock whose runs send `events` at once, then end unless `ends` is false (an agent still streaming). */
+    const adapterOn = (events: BaseEvent[], extra: Partial<ConstructorParameters<typeof CarbonAgUiAdapter>[0]> = {}, ends = true) =>
+      new CarbonAgUiAdapter({ run: () => agentSending(events, ends), scheduler: clock, ...extra });
+    const agentSending = (events: BaseEvent[], ends: boolean) =>
+      new Observable<BaseEvent>((subscriber) => {
+        for (const event of events) subscriber.next(event);
+        if (ends) subscriber.complete();
+      });
+    const fiveDeltasThenError = [ev.runStarted(), ev.textStart("a1"), ...[0, 1, 2, 3, 4].map((index) => ev.text("a1", `${index}`)), ev.runError("boom")];
+    /** A Carbon whose every chunk takes `ms` of the clock's time to render. */
     const slowCarbon = (delivered: CarbonStreamChunk[], ms = 5) => ({
-      messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => new Promise<void>((resolve) => setTimeout(() => resolve(void delivered.push(chunk)), ms)) },
+      messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => new Promise<void>((resolve) => clock.schedule(() => resolve(void delivered.push(chunk)), ms)) },
     });
     const streamedText = (chunks: CarbonStreamChunk[]) => chunks.map((chunk) => ("partial_item" in chunk ? chunk.partial_item.text : "")).join("");
 
     it("with coalesce: false, joins the deltas a queue that fell behind holds: all the text, fewer chunks, the final response last, then rejects", async () => {
-      const adapter = await adapterFor(fiveDeltasThenError, { coalesce: false, rejectOnError: true });
+      const adapter = adapterOn(fiveDeltasThenError, { coalesce: false, rejectOnError: true });
       const delivered: CarbonStreamChunk[] = [];
-      await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered))).rejects.toBeInstanceOf(AgUiRunError);
-      // 5 ms per chunk against a 10 ms budget: "0" and "1" go one by one, then the rest waits for a frame and goes as one.
+      await expect(clock.settle(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered)))).rejects.toBeInstanceOf(AgUiRunError);
+      // 5 ms per chunk against a 10 ms budget: the first go one by one until the budget is spent, then the rest waits for a frame and goes as one.
       expect(streamedText(delivered)).toBe("01234");
       expect(delivered.length).toBeLessThan(6);
       expect(delivered.at(-1)).toHaveProperty("final_response");
@@ -247,11 +255,11 @@ describe("CarbonAgUiAdapter", () => {
         throw error;
       }],
     ])("still gives Carbon the chunks after one it refuses (its addMessageChunk %s), the final response last, then rejects with that error", async (_how, refuse) => {
-      const adapter = await adapterFor((_input, sse) => say(sse, "Hello there"), { coalesce: false });
+      const adapter = adapterOn([ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Hello "), ev.text("a1", "there"), ev.textEnd("a1"), ev.runFinished()], { coalesce: false });
       const refusal = new Error("a handler in the page threw");
       const delivered: CarbonStreamChunk[] = [];
       const picky = { messaging: { addMessageChunk: (chunk: CarbonStreamChunk) => (delivered.push(chunk), delivered.length === 2 ? refuse(refusal) : Promise.resolve()) } };
-      const rejection = await adapter.sendMessage(request("Hi"), options(), picky).catch((error: unknown) => error);
+      const rejection = await clock.settle(adapter.sendMessage(request("Hi"), options(), picky)).catch((error: unknown) => error);
       // One of ours, carrying Carbon's error: Carbon logs a rejection with JSON.stringify, where a plain Error is "{}".
       expect(rejection).toBeInstanceOf(CarbonAgUiError);
       expect(rejection).toMatchObject({ message: refusal.message, cause: refusal });
@@ -261,9 +269,9 @@ describe("CarbonAgUiAdapter", () => {
     });
 
     it("delivers all the text, merged, and the final response last, before rejecting", async () => {
-      const adapter = await adapterFor(fiveDeltasThenError, { rejectOnError: true });
+      const adapter = adapterOn(fiveDeltasThenError, { rejectOnError: true });
       const delivered: CarbonStreamChunk[] = [];
-      await expect(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered))).rejects.toBeInstanceOf(AgUiRunError);
+      await expect(clock.settle(adapter.sendMessage(request("Hi"), options(), slowCarbon(delivered)))).rejects.toBeInstanceOf(AgUiRunError);
       expect(streamedText(delivered)).toBe("01234");
       expect(delivered[0]).toMatchObject({ partial_item: { text: "0" } });
       expect(delivered.at(-1)).toHaveProperty("final_response");
@@ -274,37 +282,36 @@ describe("CarbonAgUiAdapter", () => {
       const counting = () => {
         let calls = 0;
         const scheduler: SchedulerLike = {
-          now: () => asyncScheduler.now(),
-          schedule: ((work: () => void, delay?: number) => (delay && calls++, asyncScheduler.schedule(work, delay))) as SchedulerLike["schedule"],
+          now: () => clock.now(),
+          schedule: ((work: () => void, delay?: number) => (delay && calls++, clock.schedule(work, delay))) as SchedulerLike["schedule"],
         };
         return { scheduler, calls: () => calls };
       };
       const adapterPace = counting();
       const coalescePace = counting();
       // A Carbon that takes each chunk at once never makes the adapter wait for a frame: only merging schedules.
-      const adapter = await adapterFor(fiveDeltasThenError, { scheduler: adapterPace.scheduler, rejectOnError: true });
-      await expect(adapter.sendMessage(request("Hi"), options(), new CarbonRecorder())).rejects.toBeInstanceOf(AgUiRunError);
+      const adapter = adapterOn(fiveDeltasThenError, { scheduler: adapterPace.scheduler, rejectOnError: true });
+      await expect(clock.settle(adapter.sendMessage(request("Hi"), options(), new CarbonRecorder()))).rejects.toBeInstanceOf(AgUiRunError);
       expect(adapterPace.calls()).toBeGreaterThan(0);
-      const second = new CarbonAgUiAdapter({ run: createSseRunner({ url: server!.url }), scheduler: adapterPace.scheduler, coalesce: { scheduler: coalescePace.scheduler }, rejectOnError: true });
+      const second = adapterOn(fiveDeltasThenError, { scheduler: adapterPace.scheduler, coalesce: { scheduler: coalescePace.scheduler }, rejectOnError: true });
       const before = adapterPace.calls();
-      await expect(second.sendMessage(request("Hi"), options(), new CarbonRecorder())).rejects.toBeInstanceOf(AgUiRunError);
+      await expect(clock.settle(second.sendMessage(request("Hi"), options(), new CarbonRecorder()))).rejects.toBeInstanceOf(AgUiRunError);
       expect([coalescePace.calls() > 0, adapterPace.calls() - before]).toEqual([true, 0]);
     });
 
     it("on stop, skips the partial chunks still queued: the stopped item and the final response follow at once with all the text", async () => {
-      const adapter = await adapterFor((_input, sse) => {
-        sse.send(ev.runStarted());
-        sse.send(ev.textStart("a1"));
-        for (let index = 0; index < 100; index++) sse.send(ev.text("a1", `${index} `));
-      }, { coalesce: false });
+      const hundredDeltas = [ev.runStarted(), ev.textStart("a1"), ...Array.from({ length: 100 }, (_, index) => ev.text("a1", `${index} `))];
+      const adapter = adapterOn(hundredDeltas, { coalesce: false }, false);
       const delivered: CarbonStreamChunk[] = [];
       const controller = new AbortController();
       const sent = adapter.sendMessage(request("Hi"), options(controller.signal), slowCarbon(delivered, 2));
-      await waitUntil(() => delivered.length >= 3);
+      await clock.runUntil(() => delivered.length >= 3);
       controller.abort(CancellationReason.STOP_STREAMING);
-      await sent;
+      await clock.settle(sent);
       const allText = Array.from({ length: 100 }, (_, index) => `${index} `).join("");
       expect(delivered.length).toBeLessThan(10);
+      // Stopped while Carbon took "3 ": not one partial chunk after it (joined or not).
+      expect(streamedText(delivered.slice(0, -2))).toBe("0 1 2 3 ");
       expect(delivered.slice(-2)).toEqual([
         { complete_item: { response_type: "text", text: allText, streaming_metadata: { id: "a1", stream_stopped: true } }, streaming_metadata: expect.any(Object) },
         expect.objectContaining({ final_response: expect.any(Object) }),
