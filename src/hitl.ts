@@ -1,4 +1,4 @@
-import type { Interrupt, ResumeEntry } from "@ag-ui/core";
+import type { Interrupt, ResumeEntry, Tool } from "@ag-ui/core";
 
 /** What a decision card shows: the `user_defined` payload of the Carbon item for one interrupt. */
 export interface InterruptDecisionData {
@@ -26,8 +26,32 @@ export interface ClarificationData {
   threadId: string;
 }
 
-/** A person's answer to an interrupt. */
-export type InterruptDecision = { type: "approve" } | { type: "edit"; args: unknown } | { type: "reject" };
+/**
+ * A person's answer to an interrupt: approve, approve with edited arguments,
+ * reject, or answer with a value of the app's own (`answer`: the payload a
+ * `responseSchema` asks for, or the result of a tool the app declared
+ * without a handler, see `respondToToolCall`).
+ */
+export type InterruptDecision = { type: "approve" } | { type: "edit"; args: unknown } | { type: "reject" } | { type: "answer"; result: unknown };
+
+/** The `reason` of the interrupt the adapter makes for a call of a tool the app declared without a handler: the person answers it. */
+export const CLIENT_TOOL_REASON = "client_tool";
+
+/**
+ * The interrupt that holds a call of a tool the app declared without a
+ * handler: answered like any decision card, its answer becomes the call's
+ * result in the history and the agent goes on in a run that carries it (no
+ * `resume`: the agent never asked for one). The card checks edited arguments
+ * against the tool's JSON Schema.
+ */
+export function clientToolInterrupt(toolCallId: string, tool: Tool): Interrupt {
+  return { id: `client-tool-${toolCallId}`, reason: CLIENT_TOOL_REASON, toolCallId, message: tool.description || `Answer ${tool.name}`, responseSchema: tool.parameters };
+}
+
+/** Whether the adapter made this interrupt for a tool call (`clientToolInterrupt`), rather than the agent. */
+export function isClientToolInterrupt(interrupt: Interrupt): interrupt is Interrupt & { toolCallId: string } {
+  return interrupt.reason === CLIENT_TOOL_REASON && interrupt.toolCallId !== undefined && interrupt.id === `client-tool-${interrupt.toolCallId}`;
+}
 
 /** An interrupt awaiting its resume, with the decision taken so far. */
 export interface PendingInterrupt {
@@ -42,6 +66,8 @@ export function toResumeEntry(interruptId: string, decision: InterruptDecision):
       return { interruptId, status: "resolved", payload: { approved: true } };
     case "edit":
       return { interruptId, status: "resolved", payload: { approved: true, args: decision.args } };
+    case "answer":
+      return { interruptId, status: "resolved", payload: decision.result };
     case "reject":
       // No payload: AG-UI 1.0's schema rejects an explicit null on an optional field (an echo of this input would fail it).
       return { interruptId, status: "cancelled" };
@@ -51,4 +77,11 @@ export function toResumeEntry(interruptId: string, decision: InterruptDecision):
 /** Whether the interrupt's `expiresAt` has passed at `now` (milliseconds since the epoch). */
 export function isExpired(interrupt: Interrupt, now: number): boolean {
   return interrupt.expiresAt !== undefined && Date.parse(interrupt.expiresAt) <= now;
+}
+
+/** A decision as the result of the tool call it answers: the resume entry's payload (`{"status":"cancelled"}` for a rejection), as CopilotKit's own client records it. */
+export function decisionResultContent(decision: InterruptDecision): string {
+  const entry = toResumeEntry("", decision);
+  if (entry.status === "cancelled") return JSON.stringify({ status: "cancelled" });
+  return typeof entry.payload === "string" ? entry.payload : JSON.stringify(entry.payload ?? null);
 }

@@ -3,7 +3,7 @@ import { filter, skip } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import type { Conversation } from "../conversation";
 import { AgUiInterruptError } from "../errors";
-import { isExpired, type InterruptDecision } from "../hitl";
+import { isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
 import type { Turn } from "../internal/turn";
 import { CarbonEvents } from "./carbonEvents";
 import { ErrorPolicy } from "./errorPolicy";
@@ -89,7 +89,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
   }
 
   /** How an interrupt of this thread was answered once the answer went to the agent, for a restored card. */
-  interruptAnswer(interruptId: string): "approve" | "edit" | "reject" | "cancelled" | undefined {
+  interruptAnswer(interruptId: string): InterruptDecision["type"] | "cancelled" | undefined {
     return this.persisted?.interruptAnswer(interruptId);
   }
 
@@ -185,6 +185,18 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     // The decisions the agent took (a resume that failed before its first event put them back) are how the cards were answered.
     const noteTaken = () => this.persisted?.noteAnswers(conversation, answering.filter((entry) => !conversation.pendingInterrupts.some((still) => still.interrupt.id === entry.interrupt.id)));
     await this.errors.settle(this.saved(turn, this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError).finally(noteTaken))), "always");
+  }
+
+  /**
+   * Answers a call of a tool declared without a `handler` with `result` (a
+   * string as it is, anything else as JSON): the call's result in the history,
+   * and the agent goes on in a run that carries it, as for a handler's result.
+   * Its card shows it answered. Rejects as `respondToInterrupt` does.
+   */
+  respondToToolCall(toolCallId: string, result: unknown, instance: CarbonChatInstance | undefined = this.lastInstance, options: RespondOptions = {}): Promise<void> {
+    const waiting = this.conversation.pendingInterrupts.find((entry) => isClientToolInterrupt(entry.interrupt) && entry.interrupt.toolCallId === toolCallId);
+    if (!waiting) return Promise.reject(new AgUiInterruptError(`No call '${toolCallId}' of a tool without a handler waits for an answer`));
+    return this.respondToInterrupt({ type: "answer", result }, instance, options, waiting.interrupt.id);
   }
 
   /** `played`, after which the turn's conversation is saved (with `persistence`), whatever came of it. */

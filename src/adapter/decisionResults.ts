@@ -1,6 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { Conversation } from "../conversation";
-import { toResumeEntry, type PendingInterrupt } from "../hitl";
+import { decisionResultContent, type PendingInterrupt } from "../hitl";
 
 /**
  * Gives each resumed (or cancelled) interrupt's tool call that is still
@@ -19,11 +19,19 @@ export function recordDecisionResults(conversation: Conversation, decided: reado
     const { messages } = conversation;
     if (toolCallId === undefined || messages.some((message) => message.role === "tool" && message.toolCallId === toolCallId)) continue;
     if (!conversation.findToolCall(toolCallId)) continue;
-    const entry = toResumeEntry(interrupt.id, decision ?? { type: "reject" });
-    const content = JSON.stringify(entry.status === "cancelled" ? { status: "cancelled" } : entry.payload);
+    const content = decisionResultContent(decision ?? { type: "reject" });
     // A new tool result goes right after its call and the results already there.
     conversation.upsertMessage({ id: `${toolCallId}-decision`, role: "tool", toolCallId, content } satisfies Message);
     added.push(`${toolCallId}-decision`);
   }
   return added;
+}
+
+/** Takes back decisions that never reached the agent: their results leave the history, and the interrupts are pending again, as they were. */
+export function withdrawDecisions(conversation: Conversation, taken: readonly PendingInterrupt[], results: readonly string[]): void {
+  if (results.length > 0) {
+    const withdrawn = new Set(results);
+    conversation.replaceMessages(conversation.messages.filter((message) => !withdrawn.has(message.id)));
+  }
+  conversation.restorePendingInterrupts(taken);
 }

@@ -1,7 +1,8 @@
 import { EventType, type BaseEvent, type ToolCall } from "@ag-ui/core";
-import { defer, EMPTY, expand, from, mergeMap, throwError, type Observable } from "rxjs";
+import { defer, EMPTY, expand, from, ignoreElements, mergeMap, throwError, type Observable } from "rxjs";
 import type { Conversation } from "../conversation";
 import { AgUiFrontendToolError } from "../errors";
+import { isClientToolInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
 import { parseToolArguments } from "../internal/toolArguments";
 import type { Turn } from "../internal/turn";
@@ -38,6 +39,8 @@ export function converse(turn: Turn, first: RunRequest, options: ResolvedOptions
     expand((signal) => {
       const calls = signal.kind === "run.ended" ? handledCalls(conversation, signal.finished?.outcome?.type === "success" ? signal.finished.outcome.pendingToolCallIds : undefined, options.frontendTools) : [];
       if (calls.length === 0) return EMPTY;
+      // Calls the person answers wait beside these: the agent goes on once they are answered, with every result.
+      if (conversation.pendingInterrupts.some((entry) => isClientToolInterrupt(entry.interrupt))) return from(Promise.all(calls.map((call) => answerToolCall(conversation, call)))).pipe(ignoreElements());
       if (++rounds > options.maxFrontendToolRounds) {
         return throwError(() => new AgUiFrontendToolError(`The agent asked for frontend tools more than ${options.maxFrontendToolRounds} times in one turn; stopped`));
       }
@@ -74,10 +77,16 @@ async function answerToolCall(conversation: Conversation, { call, messageId, han
   }
   const resultId = randomId();
   conversation.upsertMessage({ id: resultId, role: "tool", toolCallId, content, ...(error !== undefined && { error }) });
+  return callWithResult(call, messageId, { id: resultId, content, ...(error !== undefined && { error }) });
+}
+
+/** The events that show an answered call in the run that follows it (right after its RUN_STARTED): the call, then its result. */
+export function callWithResult(call: ToolCall, messageId: string, result: { id: string; content: string; error?: string }): BaseEvent[] {
+  const { id: toolCallId, function: fn } = call;
   return [
     { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: fn.name, parentMessageId: messageId },
     { type: EventType.TOOL_CALL_ARGS, toolCallId, delta: fn.arguments },
     { type: EventType.TOOL_CALL_END, toolCallId },
-    { type: EventType.TOOL_CALL_RESULT, messageId: resultId, toolCallId, content, ...(error !== undefined && { error }) },
+    { type: EventType.TOOL_CALL_RESULT, messageId: result.id, toolCallId, content: result.content, ...(result.error !== undefined && { error: result.error }) },
   ] as BaseEvent[];
 }

@@ -34,12 +34,19 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
   run: RunAgent;
   /**
-   * AG-UI tool definitions sent with every run. A tool with a `handler` is a
-   * frontend tool: when a run ends waiting on it (`pendingToolCallIds`, or,
-   * when the outcome lists none, its calls the run left without a result), the
-   * adapter runs the handler with the parsed arguments, records its result as
-   * a `tool` message (a throw becomes one with `error`), and runs the agent
-   * again on the same thread.
+   * AG-UI tool definitions sent with every run: the tools the chat answers.
+   * When a run ends waiting on a call of one (`pendingToolCallIds`, or, when
+   * the outcome lists none, its calls the run left without a result):
+   * - a tool with a `handler` runs it with the parsed arguments; its result
+   *   becomes a `tool` message (a throw, one with `error`), and the agent runs
+   *   again on the same thread;
+   * - a tool without one is the person's to answer: its step waits, and a
+   *   decision card (a pending interrupt of reason `client_tool`, its
+   *   `responseSchema` the tool's `parameters`) asks. `respondToInterrupt`
+   *   (the card's buttons) or `respondToToolCall` (a result of the app's own)
+   *   answers it, and the agent runs again with the answer as the result.
+   * A call handed to the chat for a tool not listed here fails, with that as
+   * its result.
    */
   tools?: FrontendTool[];
   /**
@@ -105,6 +112,8 @@ export interface RunPipelineParts {
 export interface ResolvedOptions {
   run: RunAgent;
   frontendTools: readonly FrontendTool[];
+  /** The tools the person answers: declared without a handler. */
+  askedTools: readonly Tool[];
   maxFrontendToolRounds: number;
   scheduler: SchedulerLike;
   /** The scheduler the host chose, if any (the conversation's `state$` keeps its own default otherwise). */
@@ -136,13 +145,16 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
   const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
   // Calls of the tools the run was given are handed to the browser when the run ends without their results.
   const clientTools = tools.map((tool) => tool.name);
+  const sent = tools.map(({ handler: _handler, ...tool }) => tool);
+  const askedTools = sent.filter((_tool, at) => !tools[at]!.handler);
   return {
     run,
     frontendTools: tools.filter((tool) => tool.handler),
+    askedTools,
     maxFrontendToolRounds,
     scheduler,
     hostScheduler,
-    runFields: { tools: tools.map(({ handler: _handler, ...tool }) => tool), context, forwardedProps },
+    runFields: { tools: sent, context, forwardedProps },
     threadId: options.threadId,
     initialMessages: options.initialMessages,
     initialState: options.initialState === undefined ? {} : options.initialState,
@@ -160,6 +172,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
       // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own, in windows that follow Carbon's render cost.
       coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? scheduler, renderCost: ownCoalesce.renderCost ?? renderCost },
       clientTools,
+      askedTools,
       describeError: describe,
     }),
   };

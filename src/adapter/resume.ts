@@ -1,10 +1,10 @@
 import { CancellationReason } from "../carbon";
 import { AgUiEmptyRunError, AgUiInterruptError } from "../errors";
-import { toResumeEntry, type PendingInterrupt } from "../hitl";
+import { isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../hitl";
 import type { Turn } from "../internal/turn";
-import { recordDecisionResults } from "./decisionResults";
+import { recordDecisionResults, withdrawDecisions } from "./decisionResults";
 import type { ResolvedOptions } from "./options";
-import { converse } from "./frontendTools";
+import { callWithResult, converse } from "./frontendTools";
 import { runInput } from "./runInput";
 import { playTurn, type TurnOutcome } from "./turnOutcome";
 
@@ -30,7 +30,10 @@ export function interruptToAnswer(pending: readonly PendingInterrupt[], interrup
 /**
  * Plays a resume turn: the decided interrupts, taken as the turn begins, go
  * to the agent in one run (same thread, new run id, no messages, one `resume`
- * entry each, in arrival order).
+ * entry each, in arrival order). The answers to calls of tools the person
+ * answers (`isClientToolInterrupt`) are those calls' results in the history;
+ * when only such answers go, the run carries the history instead, with no
+ * `resume` (the agent asked for none), and shows the answered calls first.
  *
  * A resume that fails before its first event (it threw, it was stopped
  * first, it completed empty) puts the interrupts and their decisions back,
@@ -47,15 +50,27 @@ export async function resume(turn: Turn, options: ResolvedOptions, describeError
     if (threadGone()) return { how: "stopped", began: false };
     return { how: "failed", began: false, error: new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled") };
   }
-  const input = runInput(conversation, options.runFields, [], answered.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" })));
-  const outcome = await playTurn(converse(turn, { input }, options, describeError), () => turn.ended);
-  if (outcome.began) recordDecisionResults(conversation, answered);
+  const agents = answered.filter(({ interrupt }) => !isClientToolInterrupt(interrupt));
+  const results = recordDecisionResults(conversation, answered.filter(({ interrupt }) => isClientToolInterrupt(interrupt)));
+  const request =
+    agents.length > 0
+      ? { input: runInput(conversation, options.runFields, [], agents.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" }))) }
+      : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: results.flatMap((id) => shownWithResult(turn, id)) };
+  const outcome = await playTurn(converse(turn, request, options, describeError), () => turn.ended);
+  if (outcome.began) recordDecisionResults(conversation, agents);
   // Into the turn's own conversation: after a reset, nobody reads it.
-  if (!outcome.began && (outcome.how === "failed" || !threadGone())) conversation.restorePendingInterrupts(answered);
+  if (!outcome.began && (outcome.how === "failed" || !threadGone())) withdrawDecisions(conversation, answered, results);
   // A resume that ended before any event is the decision not taken, as the card should say.
   if (outcome.how === "failed") return outcome.error instanceof AgUiEmptyRunError ? { ...outcome, error: new AgUiInterruptError(outcome.error.message) } : outcome;
   if (outcome.began || threadGone()) return outcome;
   return turn.ended
     ? { how: "stopped", began: false, notSent: new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again") }
     : { how: "failed", began: false, error: new AgUiInterruptError(new AgUiEmptyRunError().message) };
+}
+
+/** The events that show the call a result answers, with the result (for the continuation of a person's answers). */
+function shownWithResult({ conversation }: Turn, resultId: string) {
+  const result = conversation.messages.find((message) => message.id === resultId);
+  const found = result?.role === "tool" ? conversation.findToolCall(result.toolCallId) : undefined;
+  return result?.role === "tool" && typeof result.content === "string" && found ? callWithResult(found.call, found.messageId, { id: result.id, content: result.content }) : [];
 }

@@ -1,9 +1,9 @@
 import type { Message, ResumeEntry, RunAgentInput } from "@ag-ui/core";
 import type { Conversation } from "../conversation";
-import { toResumeEntry } from "../hitl";
+import { isClientToolInterrupt, toResumeEntry } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { ResolvedOptions } from "./options";
-import { recordDecisionResults } from "./decisionResults";
+import { recordDecisionResults, withdrawDecisions } from "./decisionResults";
 
 /** A run of the conversation's thread: its history `messages`, its state, and the adapter's tools, context and forwarded props. */
 export function runInput(conversation: Conversation, fields: ResolvedOptions["runFields"], messages: Message[], resume: ResumeEntry[]): RunAgentInput {
@@ -29,24 +29,26 @@ export interface Cancellation {
 /**
  * Cancels the interrupts still pending when the person sends a message
  * instead (the agent needs every open interrupt answered to go on with the
- * thread), or none when nothing is pending. Its run is a resume with no
- * messages, before the message's: LangGraph and Mastra take a run that
- * carries a resume as the resume only, and would drop a message sent with
- * it. The cancelled calls get their results in the history first:
+ * thread). The cancelled calls get their results in the history first:
  * CopilotKit's runtime would add them after the message, where the model
- * cannot take them.
+ * cannot take them. The agent's own interrupts are cancelled in a run of
+ * their own, a resume with no messages, before the message's: LangGraph and
+ * Mastra take a run that carries a resume as the resume only, and would drop
+ * a message sent with it. Calls of tools the person answers need no run:
+ * their results go with the message. Undefined when no run is needed.
  */
 export function cancellation(conversation: Conversation, fields: ResolvedOptions["runFields"]): Cancellation | undefined {
   const taken = conversation.takePendingInterrupts();
   if (taken.length === 0) return undefined;
   const cancelled = taken.map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
-  const results = new Set(recordDecisionResults(conversation, cancelled));
+  const [asked, agents] = [cancelled.filter(({ interrupt }) => isClientToolInterrupt(interrupt)), cancelled.filter(({ interrupt }) => !isClientToolInterrupt(interrupt))];
+  // The person's tool calls are answered as cancelled for good: their results go with the message.
+  recordDecisionResults(conversation, asked);
+  if (agents.length === 0) return undefined;
+  const results = recordDecisionResults(conversation, agents);
   return {
-    input: runInput(conversation, fields, [], cancelled.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision))),
-    putBack() {
-      if (results.size > 0) conversation.replaceMessages(conversation.messages.filter((message) => !results.has(message.id)));
-      conversation.restorePendingInterrupts(taken);
-    },
+    input: runInput(conversation, fields, [], agents.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision))),
+    putBack: () => withdrawDecisions(conversation, taken.filter(({ interrupt }) => !isClientToolInterrupt(interrupt)), results),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AGUIEvent, BaseEvent } from "@ag-ui/core";
+import type { AGUIEvent, BaseEvent, Tool } from "@ag-ui/core";
 import { defer, type MonoTypeOperatorFunction, type Observable, type ObservableInput, type OperatorFunction, type SchedulerLike } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
 import { Conversation } from "../conversation";
@@ -32,6 +32,12 @@ export interface AgUiToCarbonOptions
     ToolCallStepsOptions,
     RunOutcomeOptions,
     Partial<ClarificationOptions> {
+  /**
+   * The client tools the person answers (declared without a handler): a run
+   * that finishes handing over a call of one shows its step waiting and a
+   * decision card for it (see `toolCallSteps()`, `interruptCards()`).
+   */
+  askedTools?: readonly Tool[];
   /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
   validate?: boolean;
   /**
@@ -128,7 +134,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
  * adapter and the fused runtime's property spec compose them).
  */
 export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation, keep: (instruction: CarbonInstruction) => boolean = () => false): OperatorFunction<unknown, unknown>[] {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false, record } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, askedTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false, record } =
     options;
   const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
   const history = conversation.messages;
@@ -150,12 +156,12 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     activities(),
     textMessages(),
     reasoningSteps(),
-    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }) }),
+    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }) }),
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
     // end of run
     legacyInterrupt(onWarning ? { onWarning } : {}),
-    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id) }),
+    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id), ...(askedTools && { askedTools }) }),
     ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     // record and render

@@ -28,7 +28,7 @@ const messageOptions = z.looseObject({
     .optional(),
 });
 const feedback = z.record(z.string(), z.object({ is_positive: z.boolean(), text: z.string().optional(), categories: z.array(z.string()).optional() }));
-const decision = z.discriminatedUnion("type", [z.object({ type: z.literal("approve") }), z.object({ type: z.literal("edit"), args: z.unknown() }), z.object({ type: z.literal("reject") })]);
+const decision = z.discriminatedUnion("type", [z.object({ type: z.literal("approve") }), z.object({ type: z.literal("edit"), args: z.unknown() }), z.object({ type: z.literal("reject") }), z.object({ type: z.literal("answer"), result: z.unknown() })]);
 
 function snapshotSchema(maxEntries: number) {
   const request = z.object({ kind: z.literal("request"), id: z.string(), text: z.string(), time });
@@ -43,7 +43,7 @@ function snapshotSchema(maxEntries: number) {
     unfinished: z.boolean().optional(),
     feedback: feedback.optional(),
   });
-  const decided = z.object({ kind: z.literal("decision"), interruptId: z.string(), answer: z.enum(["approve", "edit", "reject", "cancelled"]), time });
+  const decided = z.object({ kind: z.literal("decision"), interruptId: z.string(), answer: z.enum(["approve", "edit", "reject", "answer", "cancelled"]), time });
   return z.object({
     version: z.literal(SNAPSHOT_VERSION),
     threadId: z.string().min(1),

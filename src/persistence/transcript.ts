@@ -1,3 +1,4 @@
+import type { InterruptDecision } from "../hitl";
 import type { CarbonItem, CarbonMessageOptions, CarbonStreamChunk } from "../carbon";
 import { StreamedMessage } from "../internal/carbonMerge";
 
@@ -46,7 +47,7 @@ export interface TranscriptDecision {
   kind: "decision";
   interruptId: string;
   /** The decision's type; `cancelled`: a message sent instead answered it. */
-  answer: "approve" | "edit" | "reject" | "cancelled";
+  answer: InterruptDecision["type"] | "cancelled";
   /** ISO 8601. */
   time: string;
 }

@@ -1,6 +1,6 @@
-import { EventType, type Interrupt, type Message, type ToolCall } from "@ag-ui/core";
+import { EventType, type Interrupt, type Message, type Tool, type ToolCall } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
-import type { InterruptDecisionData } from "../../hitl";
+import { clientToolInterrupt, type InterruptDecisionData } from "../../hitl";
 import { isEventOfType, type PipelineElement, type RunToolCall } from "../../instructions";
 import { createOperator } from "../fusion";
 import { findToolCall } from "../../internal/findToolCall";
@@ -12,6 +12,12 @@ export interface InterruptCardsOptions {
   history?: readonly Message[];
   /** The interrupts whose cards still wait for a decision: one the run lists again (LangGraph re-emits a pending interrupt) gets no second card. */
   waiting?: Iterable<string>;
+  /**
+   * The tools the person answers (the app declared them without a handler):
+   * a successful run that hands over a call of one ends with a card for it,
+   * as for an interrupt (see `clientToolInterrupt`). Default: none.
+   */
+  askedTools?: readonly Tool[];
 }
 
 /** A tool call as a card describes it. */
@@ -28,7 +34,10 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * interrupt without a `message` gets the question from its metadata (Mastra's
  * `metadata.mastra.suspendPayload`; its tool name and arguments stand in for
  * a call the run did not stream), else "Allow <tool>?" for its tool call.
- * An interrupt whose card still waits (`waiting`) gets no second one.
+ * An interrupt whose card still waits (`waiting`) gets no second one. A
+ * successful RUN_FINISHED that hands over calls of `askedTools` (its
+ * `run.toolCalls`) gets a card for each in the same way, the interrupt being
+ * the adapter's own (`clientToolInterrupt`).
  * Mastra streams no events for the call it suspended: from its metadata, the
  * call joins the history (as an assistant message named after it), so the
  * result Mastra sends on resume answers a call the next run carries.
@@ -39,11 +48,13 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * ```
  */
 export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { history = [] } = options;
+  const { history = [], askedTools = [] } = options;
   const waiting = new Set(options.waiting);
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const runCalls = new Map<string, KnownCall>();
+      /** The calls of `askedTools` the run hands over, with their tool. */
+      let asked: { toolCallId: string; tool: Tool }[] = [];
       /** The run's latest messages snapshot: the agent's own record, over what it streamed. */
       let snapshot: readonly Message[] = [];
       const known = (messages: readonly Message[], toolCallId: string): KnownCall | undefined => {
@@ -56,12 +67,16 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
         next(element) {
           if ("kind" in element && element.kind === "run.toolCalls") {
             for (const call of element.calls) runCalls.set(call.toolCallId, call);
+            asked = element.calls.flatMap((call) => {
+              const tool = call.status === "handedOver" ? askedTools.find((candidate) => candidate.name === call.name) : undefined;
+              return tool ? [{ toolCallId: call.toolCallId, tool }] : [];
+            });
           } else if ("kind" in element && element.kind === "history.snapshot") {
             snapshot = element.messages;
-          } else if (isEventOfType(element, EventType.RUN_FINISHED) && element.outcome?.type === "interrupt") {
-            const { interrupts } = element.outcome;
-            for (const interrupt of interrupts) {
-              if (waiting.has(interrupt.id)) continue;
+          } else if (isEventOfType(element, EventType.RUN_FINISHED)) {
+            const interrupts = element.outcome?.type === "interrupt" ? element.outcome.interrupts : element.outcome?.type === "cancelled" ? [] : asked.map(({ toolCallId, tool }) => clientToolInterrupt(toolCallId, tool));
+            const fresh = interrupts.filter((interrupt) => !waiting.has(interrupt.id));
+            for (const interrupt of fresh) {
               let found = findCall(interrupt.toolCallId);
               const missingCall = found ? undefined : callFromMetadata(interrupt);
               if (missingCall) {
@@ -71,7 +86,7 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
               }
               out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, found) } });
             }
-            out.next({ kind: "interrupts.pending", interrupts });
+            if (interrupts.length > 0) out.next({ kind: "interrupts.pending", interrupts });
           }
           out.next(element);
         },

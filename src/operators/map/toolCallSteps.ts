@@ -25,9 +25,13 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
   /**
    * The names of the tools the client runs (the run input's `tools`): a run
    * that finishes with one of their calls unanswered hands it to the client
-   * (see `toolCallSteps`). Default: none.
+   * (see `toolCallSteps`). Given, it is the whole list: a call the run's
+   * outcome hands to the client for a tool not in it has nobody to answer it,
+   * and fails. Default: none, and any call the outcome names is handed over.
    */
   clientTools?: readonly string[];
+  /** The client tools the person answers (declared without a handler): a call of one waits for that answer. Default: none. */
+  askedTools?: readonly { name: string }[];
 }
 
 /** The result recorded for a call the agent ended without answering. */
@@ -35,6 +39,12 @@ export const NO_TOOL_RESULT = "The tool call ended without a result";
 
 /** The description of the step of a call an interrupt holds. */
 export const AWAITING_DECISION = "Waiting for a decision";
+
+/** The description of the step of a call the person answers (a client tool without a handler). */
+export const AWAITING_ANSWER = "Waiting for your answer";
+
+/** The result recorded for a call the run's outcome hands to the client, which has no tool of that name. */
+export const NO_CLIENT_TOOL = "The agent handed this call to the chat, which has no tool of that name";
 
 interface CallInProgress {
   name: string;
@@ -59,14 +69,19 @@ interface CallInProgress {
  * ended goes on with it (a chunk stream split by another event); a call cut
  * short stays in the history with its arguments so far.
  *
- * No step is left processing once the run has ended. A call still without a
- * result when the run finishes is either handed over, or failed:
+ * No step is left processing once the run has ended, but for a call that
+ * waits for a person. A call still without a result when the run finishes is
+ * either handed over, or failed:
  * - handed over when the run's outcome names it (`pendingToolCallIds`, an
  *   interrupt's `toolCallId`) or it calls one of `clientTools`: its answer
  *   comes with the run that follows. A call handed to the client shows
  *   `"success"` (the call was made; the client answers it at once); a call an
  *   interrupt holds stays `"processing"`, described as waiting for a
- *   decision: nobody has approved it yet;
+ *   decision, and a call of one of `askedTools` as waiting for the person's
+ *   answer: nobody has answered it yet;
+ * - failed with the response "The agent handed this call to the chat, which
+ *   has no tool of that name" when the outcome names a call of a tool that is
+ *   not among the `clientTools` given;
  * - otherwise it shows `"failure"` with the response "The tool call ended
  *   without a result", and that becomes its `tool` message (with `error`) in
  *   the history: frameworks hand a tool's exception to the model and emit no
@@ -82,7 +97,8 @@ interface CallInProgress {
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools = [], ...policy } = options;
+  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools, askedTools = [], ...policy } = options;
+  const asked = new Set(askedTools.map((tool) => tool.name));
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const calls = new Map<string, CallInProgress>();
     /** Calls started and not ended: cut short, they are kept with their arguments so far. */
@@ -121,28 +137,28 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
      * Ends every step still processing: calls handed to the client as success, calls an interrupt holds as waiting,
      * the others as failed with no result (also in the history).
      */
-    const closeUnanswered = (handedOver: (toolCallId: string, call: CallInProgress) => boolean, held: ReadonlySet<string | undefined> = new Set()) => {
+    const closeUnanswered = (handedOver: (toolCallId: string, call: CallInProgress) => boolean | typeof NO_CLIENT_TOOL, held: ReadonlySet<string | undefined> = new Set()) => {
       const unanswered = [...calls].filter(([, call]) => call.status === "open");
       if (unanswered.length === 0) return;
-      const failed: string[] = [];
+      const failed: [toolCallId: string, why: string][] = [];
       chain = chain.slice();
       for (const [toolCallId, call] of unanswered) {
-        if (held.has(toolCallId)) {
+        const handed = held.has(toolCallId) || handedOver(toolCallId, call);
+        if (handed === true) {
           call.status = "handedOver";
-          chain[call.step] = { ...chain[call.step], description: AWAITING_DECISION };
-        } else if (handedOver(toolCallId, call)) {
-          call.status = "handedOver";
-          chain[call.step] = { ...chain[call.step], status: "success" };
+          const waits = held.has(toolCallId) ? AWAITING_DECISION : asked.has(call.name) ? AWAITING_ANSWER : undefined;
+          chain[call.step] = waits ? { ...chain[call.step], description: waits } : { ...chain[call.step], status: "success" };
         } else {
+          const why = handed || NO_TOOL_RESULT;
           call.status = "failed";
-          chain[call.step] = { ...chain[call.step], response: { content: NO_TOOL_RESULT }, status: "failure" };
+          chain[call.step] = { ...chain[call.step], response: { content: why }, status: "failure" };
           // Every call is in the history from its START, so each needs a result there.
-          failed.push(toolCallId);
+          failed.push([toolCallId, why]);
         }
       }
       out.next({ kind: "options", options: { chain_of_thought: chain } });
-      for (const toolCallId of failed) {
-        out.next({ kind: "history.message", message: { id: `${toolCallId}-no-result`, role: "tool", toolCallId, content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } });
+      for (const [toolCallId, why] of failed) {
+        out.next({ kind: "history.message", message: { id: `${toolCallId}-no-result`, role: "tool", toolCallId, content: why, error: why } });
       }
     };
     const failUnfinished = () => closeUnanswered(() => false);
@@ -199,7 +215,11 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           const { outcome } = element;
           const pending = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : []);
           const held = new Set(outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
-          closeUnanswered((toolCallId, call) => pending.has(toolCallId) || clientTools.includes(call.name), held);
+          closeUnanswered((toolCallId, call) => {
+            if (clientTools === undefined) return pending.has(toolCallId);
+            if (clientTools.includes(call.name)) return true;
+            return pending.has(toolCallId) ? NO_CLIENT_TOOL : false;
+          }, held);
           const runCalls: RunToolCall[] = [];
           for (const [toolCallId, call] of calls) {
             if (call.status !== "open") runCalls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), messageId: call.messageId, status: call.status });
