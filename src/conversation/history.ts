@@ -75,33 +75,62 @@ export class History {
    * snapshot's new messages follow, in its order, but for a new tool result,
    * which goes right after the message before it in the snapshot (and the
    * kept ones after that), or last when the history does not hold that one.
+   *
+   * It costs what the snapshot holds and changes: one pass over the snapshot,
+   * one over the history (no search per message, no shifting per insertion).
+   * A message the snapshot has as we hold it keeps its object, and a snapshot
+   * that changes nothing publishes nothing.
    */
   replace(messages: readonly HistoryMessage[]): void {
     const snapshot = new Map<string, Message>(messages.map((message) => [message.id, message]));
     const keepReasoning = !messages.some((message) => message.role === "reasoning");
-    const previous = this.list.slice();
-    const wasReserved = new Set(this.reserved);
-    this.list.length = 0;
-    this.positions.clear();
-    this.reserved.clear();
-    for (const known of previous) {
+    const updated: Message[] = [];
+    let removed = false;
+    // The messages we hold, each where it stands: replaced, kept or dropped (the list closes up in the same pass).
+    let write = 0;
+    for (let read = 0; read < this.list.length; read++) {
+      const known = this.list[read]!;
       const update = snapshot.get(known.id);
+      let kept: Message | undefined = known;
       if (update) {
-        const encryptedValue = (known as { encryptedValue?: string }).encryptedValue;
-        const keepsValue = known.role === update.role && encryptedValue !== undefined && (update as { encryptedValue?: string }).encryptedValue === undefined;
-        this.place(keepsValue ? ({ ...update, encryptedValue } as Message) : update);
-      } else if (known.role === "reasoning" && keepReasoning) {
-        if (wasReserved.has(known.id)) this.reserve(known.id, "reasoning");
-        else this.place(known);
+        const wasReserved = this.reserved.delete(known.id);
+        const reconciled = keptEncryptedValue(known, update);
+        if (wasReserved || !sameJson(reconciled, known)) updated.push((kept = reconciled));
+      } else if (known.role !== "reasoning" || !keepReasoning) {
+        kept = undefined;
+        this.positions.delete(known.id);
+        // A place held for a message that never came was never shown: dropping it changes nothing seen.
+        if (!this.reserved.delete(known.id)) removed = true;
       }
+      if (kept === undefined) continue;
+      this.list[write] = kept;
+      if (write !== read) this.positions.set(kept.id, write);
+      write++;
     }
-    // A result LangGraph sends under another id than it streamed lands between its call and the answer after it.
-    let before: string | undefined;
+    this.list.length = write;
+    // The new messages: last, in the snapshot's order, but for a tool result after the message before it.
+    // A LangGraph result sent under another id than it streamed so lands between its call and the answer after it.
+    const tail: Message[] = [];
+    /** New tool results going right after a held message (and the kept ones after it), by that message's id. */
+    const after = new Map<string, Message[]>();
+    /** Where the message before in the snapshot went, when new; its id, when held. */
+    let previous: Message[] | string | undefined;
     for (const message of snapshot.values()) {
-      if (!this.positions.has(message.id)) this.place(message, message.role === "tool" ? this.positionAfter(before, snapshot) : this.list.length);
-      before = message.id;
+      if (this.positions.has(message.id)) {
+        previous = message.id;
+        continue;
+      }
+      let lane = tail;
+      if (message.role === "tool" && typeof previous === "string") after.set(previous, (lane = []));
+      else if (message.role === "tool" && Array.isArray(previous)) lane = previous;
+      lane.push(message);
+      updated.push(message);
+      previous = lane;
     }
-    this.publish();
+    if (after.size > 0) this.insertAfter(after, snapshot);
+    for (const message of tail) this.append(message);
+    if (this.pendingEncryptedValues.size > 0) for (const message of updated) this.applyPendingEncryptedValues(this.list[this.positions.get(message.id)!]!);
+    if (updated.length > 0 || removed) this.publish();
   }
 
   /** The latest tool call with this id, with the id of the assistant message that made it. */
@@ -156,13 +185,30 @@ export class History {
     if (this.pendingEncryptedValues.size > 0) this.applyPendingEncryptedValues(this.list[this.positions.get(message.id)!]!);
   }
 
-  /** Right after the message `id` and the messages after it that `snapshot` lacks; last when `id` is not held. */
-  private positionAfter(id: string | undefined, snapshot: ReadonlyMap<string, Message>): number {
-    const at = id === undefined ? undefined : this.positions.get(id);
-    if (at === undefined) return this.list.length;
-    let position = at + 1;
-    while (position < this.list.length && !snapshot.has(this.list[position]!.id)) position++;
-    return position;
+  /**
+   * Puts each list of `after` right after the held message it is under and
+   * the messages after that one that `snapshot` lacks, in one pass over the
+   * list from the first of those messages.
+   */
+  private insertAfter(after: ReadonlyMap<string, readonly Message[]>, snapshot: ReadonlyMap<string, Message>): void {
+    let from = this.list.length;
+    for (const id of after.keys()) from = Math.min(from, this.positions.get(id)!);
+    const rest = this.list.splice(from);
+    let waiting: readonly Message[] | undefined;
+    for (const message of rest) {
+      if (waiting && snapshot.has(message.id)) {
+        for (const inserted of waiting) this.append(inserted);
+        waiting = undefined;
+      }
+      this.append(message);
+      waiting = after.get(message.id) ?? waiting;
+    }
+    for (const inserted of waiting ?? []) this.append(inserted);
+  }
+
+  private append(message: Message): void {
+    this.positions.set(message.id, this.list.length);
+    this.list.push(message);
   }
 
   /** Where a new result of `toolCallId` goes: after the assistant message holding the call and the results after it; else last. */
@@ -214,6 +260,27 @@ export class History {
     const messages = this.reserved.size === 0 ? this.list.slice() : this.list.filter((message) => !this.reserved.has(message.id));
     this.subject.next(Object.freeze(messages));
   }
+}
+
+/** The snapshot's `update` of `known`, with the `encryptedValue` only `known` had (same role). */
+function keptEncryptedValue(known: Message, update: Message): Message {
+  const encryptedValue = (known as { encryptedValue?: string }).encryptedValue;
+  const keeps = known.role === update.role && encryptedValue !== undefined && (update as { encryptedValue?: string }).encryptedValue === undefined;
+  return keeps ? ({ ...update, encryptedValue } as Message) : update;
+}
+
+/** Whether two JSON values are the same, key order included (so one can stand for the other in what is sent back). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((value, index) => sameJson(value, other[index]));
+  }
+  const keys = Object.keys(a);
+  const otherKeys = Object.keys(b);
+  if (keys.length !== otherKeys.length) return false;
+  return keys.every((key, index) => key === otherKeys[index] && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 /** A message updated by another of the same id and role: its fields win, tool calls are merged by id. */
