@@ -101,6 +101,28 @@ describe("interruptCards", () => {
     });
   });
 
+  it("asks the person about each call of a tool without a handler (askedTools) that a successful run hands over, as the adapter's own interrupt", () => {
+    const pickColor = { name: "pick_color", description: "Ask for a colour", parameters: { type: "object", properties: { options: { type: "array" } } } };
+    const interrupt = { id: "client-tool-t5", reason: "client_tool", toolCallId: "t5", message: "Ask for a colour", responseSchema: pickColor.parameters };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const calls = {
+        kind: "run.toolCalls",
+        calls: [
+          { toolCallId: "t5", name: "pick_color", arguments: '{"options":["red"]}', messageId: "a5", status: "handedOver" },
+          { toolCallId: "t6", name: "paint", arguments: "{}", messageId: "a5", status: "handedOver" },
+          { toolCallId: "t7", name: "pick_color", arguments: "{}", messageId: "a5", status: "answered" },
+        ],
+      } as PipelineElement;
+      const finished = ev.runFinished() as PipelineElement;
+      expectObservable(cold("-c-f-----|", { c: calls, f: finished }).pipe(interruptCards({ askedTools: [pickColor] }))).toBe("-c-(apf)-|", {
+        c: calls,
+        a: card({ kind: "interrupt", interruptId: "client-tool-t5", reason: "client_tool", message: "Ask for a colour", toolCallId: "t5", action: "pick_color", args: { options: ["red"] }, responseSchema: pickColor.parameters }),
+        p: { kind: "interrupts.pending", interrupts: [interrupt] },
+        f: finished,
+      });
+    });
+  });
+
   it("adds later interrupts after unanswered ones and ignores a repeated id", () => {
     const conversation = new Conversation();
     testScheduler().run(({ cold, expectObservable }) => {

@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { filter, map, pipe } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../../src/carbon";
 import type { PipelineElement } from "../../../src/instructions";
-import { AWAITING_DECISION, NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
+import { AWAITING_ANSWER, AWAITING_DECISION, NO_CLIENT_TOOL, NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
 import { ev, instr } from "../../support/builders";
 import { testScheduler } from "../../support/marbles";
 import { itFollowsTheOperatorContract } from "../../support/operatorContract";
@@ -156,6 +156,34 @@ describe("toolCallSteps", () => {
         e: chain({ tool_name: "delete_files", status: "processing", request: { args: {} } }),
         h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "delete_files", "")] } },
         f: chain({ tool_name: "delete_files", status: "processing", request: { args: {} }, description: AWAITING_DECISION }),
+        F: finished as PipelineElement,
+      });
+    });
+  });
+
+  it("shows a call of a tool the person answers (askedTools) as waiting for that answer, with no result in the history", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E----F----|", elements({ S: start("t1", "pick_color"), E: ev.toolEnd("t1"), F: ev.runFinished() }));
+      expectObservable(source.pipe(steps({ clientTools: ["pick_color"], askedTools: [{ name: "pick_color" }] }))).toBe("-(sh)-(eh)-(fF)-|", {
+        s: chain({ tool_name: "pick_color", status: "processing" }),
+        e: chain({ tool_name: "pick_color", status: "processing", request: { args: {} } }),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "pick_color", "")] } },
+        f: chain({ tool_name: "pick_color", status: "processing", request: { args: {} }, description: AWAITING_ANSWER }),
+        F: ev.runFinished() as PipelineElement,
+      });
+    });
+  });
+
+  it("fails a call the outcome hands to the client when the clientTools given have no tool of its name, with that as its result", () => {
+    const finished = ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t1"] } });
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E----F----|", elements({ S: start("t1", "launch"), E: ev.toolEnd("t1"), F: finished }));
+      expectObservable(source.pipe(steps({ clientTools: ["paint"] }))).toBe("-(sh)-(eh)-(fgF)|", {
+        s: chain({ tool_name: "launch", status: "processing" }),
+        e: chain({ tool_name: "launch", status: "processing", request: { args: {} } }),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "launch", "")] } },
+        f: chain({ tool_name: "launch", status: "failure", request: { args: {} }, response: { content: NO_CLIENT_TOOL } }),
+        g: { kind: "history.message", message: { id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_CLIENT_TOOL, error: NO_CLIENT_TOOL } },
         F: finished as PipelineElement,
       });
     });
