@@ -7,7 +7,7 @@ import { ErrorPolicy } from "../../src/adapter/errorPolicy";
 import { resolveOptions } from "../../src/adapter/options";
 import { interruptToAnswer } from "../../src/adapter/resume";
 import { cancellation, userMessageInput } from "../../src/adapter/runInput";
-import { playTurn } from "../../src/adapter/turnOutcome";
+import { outcomeOf } from "../../src/adapter/turnOutcome";
 import { TurnQueue } from "../../src/adapter/turnQueue";
 import { RUN_BEGAN } from "../../src/operators/runs/splitRuns";
 import { CarbonRecorder } from "../../src/testing";
@@ -116,18 +116,18 @@ describe("the adapter's parts, each on its own", () => {
     });
   });
 
-  describe("playTurn", () => {
+  describe("outcomeOf", () => {
     it("tells whether the turn's first run began and what the turn came to, as a value", async () => {
-      await expect(playTurn(of(RUN_BEGAN, { kind: "run.ended" as const }), () => false)).resolves.toEqual({ how: "finished", began: true });
-      await expect(playTurn(EMPTY, () => false)).resolves.toEqual({ how: "finished", began: false });
-      await expect(playTurn(of(RUN_BEGAN), () => true)).resolves.toEqual({ how: "stopped", began: true });
+      await expect(outcomeOf(of(RUN_BEGAN, { kind: "run.ended" as const }), () => false)).resolves.toEqual({ how: "finished", began: true });
+      await expect(outcomeOf(EMPTY, () => false)).resolves.toEqual({ how: "finished", began: false });
+      await expect(outcomeOf(of(RUN_BEGAN), () => true)).resolves.toEqual({ how: "stopped", began: true });
       const error = new AgUiRunError("boom");
-      await expect(playTurn(throwError(() => error), () => true)).resolves.toEqual({ how: "failed", began: false, error });
+      await expect(outcomeOf(throwError(() => error), () => true)).resolves.toEqual({ how: "failed", began: false, error });
     });
 
     it("waits for the runs to end", async () => {
       let settled = false;
-      void playTurn(NEVER, () => false).then(() => (settled = true));
+      void outcomeOf(NEVER, () => false).then(() => (settled = true));
       await new Promise((resolve) => setTimeout(resolve, 5));
       expect(settled).toBe(false);
     });

@@ -194,6 +194,28 @@ describe("the adapter with a store", () => {
     }
   });
 
+  it("lets go of the page once disposed: no pagehide listener left, its Carbon instances unfollowed, no more messages", async () => {
+    const listening = new Set<unknown>();
+    Object.assign(globalThis, {
+      addEventListener: (type: string, listener: () => void) => void (type === "pagehide" && listening.add(listener)),
+      removeEventListener: (type: string, listener: () => void) => void (type === "pagehide" && listening.delete(listener)),
+    });
+    try {
+      const adapters = Array.from({ length: 3 }, () => adapterWith({ runs: [answer("One")] }).adapter);
+      expect(listening.size).toBe(3);
+      const carbon = new CarbonRecorder();
+      await adapters[0]!.sendMessage(request("First"), sendOptions(), carbon);
+      expect(carbon.listeners.length).toBeGreaterThan(0);
+      for (const adapter of adapters) adapter.dispose();
+      expect(listening.size).toBe(0);
+      expect(carbon.listeners).toEqual([]);
+      await expect(adapters[0]!.sendMessage(request("Second"), sendOptions(), carbon)).rejects.toThrow("disposed");
+    } finally {
+      delete (globalThis as { addEventListener?: unknown }).addEventListener;
+      delete (globalThis as { removeEventListener?: unknown }).removeEventListener;
+    }
+  });
+
   it("reports a store that fails to save, and the chat goes on", async () => {
     const failing: ConversationStore = { ...memoryStore(), save: () => Promise.reject(new DOMException("The quota has been exceeded.", "QuotaExceededError")) };
     const { adapter, errors } = adapterWith({ store: failing, runs: [answer("One"), answer("Two")] });

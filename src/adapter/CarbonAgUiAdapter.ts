@@ -1,17 +1,14 @@
-import type { RunAgentInput } from "@ag-ui/core";
-import { filter, skip } from "rxjs";
+import { filter, skip, Subscription } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiInterruptError } from "../errors";
+import { AgUiInterruptError, CarbonAgUiError } from "../errors";
 import { isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
 import type { Turn } from "../internal/turn";
 import { CarbonEvents } from "./carbonEvents";
 import { ErrorPolicy } from "./errorPolicy";
-import { converse } from "./frontendTools";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
 import { interruptToAnswer, resume } from "./resume";
-import { cancellation, userMessageInput } from "./runInput";
-import { playTurn, type TurnOutcome } from "./turnOutcome";
+import { playMessage } from "./message";
 import { ConversationFacade } from "./conversationFacade";
 import { TurnQueue } from "./turnQueue";
 import { randomId } from "../internal/ids";
@@ -42,6 +39,9 @@ export class CarbonAgUiAdapter extends ConversationFacade {
   private readonly carbonEvents: CarbonEvents;
   /** With `persistence`: the store's threads (docs/persistence.md). */
   private readonly persisted: PersistedThreads | undefined;
+  /** What the adapter holds on to until `dispose()`. */
+  private readonly held = new Subscription();
+  private disposed = false;
 
   constructor(options: CarbonAgUiAdapterOptions) {
     const resolved = resolveOptions(options);
@@ -54,7 +54,22 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     const { describe, onError, rejectOnError, onStateChange } = this.options;
     this.errors = new ErrorPolicy(describe, onError, rejectOnError);
     // Lives as long as the adapter: the conversations are its own.
-    if (onStateChange) this.state$.pipe(skip(1)).subscribe(onStateChange);
+    if (onStateChange) this.held.add(this.state$.pipe(skip(1)).subscribe(onStateChange));
+  }
+  /**
+   * Lets go of everything the adapter holds outside itself, for an app that
+   * makes an adapter per page or route: what plays stops ("Response
+   * stopped"), the Carbon instances it followed are left alone, and with
+   * `persistence` the `pagehide` save and the other tabs' notices end. Later
+   * messages and answers are refused.
+   */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.turns.endAll(CancellationReason.STOP_STREAMING);
+    this.carbonEvents.unfollowAll();
+    this.persisted?.dispose();
+    this.held.unsubscribe();
   }
 
   /**
@@ -133,24 +148,15 @@ export class CarbonAgUiAdapter extends ConversationFacade {
    * resets the conversation.
    */
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
+    if (this.disposed) return Promise.reject(new CarbonAgUiError("This adapter was disposed: it sends no more messages"));
     this.carbonEvents.follow(instance);
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
     const turn = this.beginTurn(instance, [signal]);
-    // A message whose turn ended before it began (stopped or restarted while it waited) is not sent at all.
-    const play = async (): Promise<TurnOutcome> => {
-      if (turn.ended) return { how: "stopped", began: false };
-      const { runFields } = this.options;
-      const message = { id: request.id ?? randomId(), content: request.input.text ?? "" };
-      this.persisted?.noteRequest(turn.conversation, message.id, message.content, turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
-      const cancelling = cancellation(turn.conversation, runFields);
-      const cancelled = cancelling && (await this.playRuns(turn, cancelling.input, request.id));
-      // Not a single event: the agent never took the cancellation, and the cards can still be answered.
-      if (cancelled && !cancelled.began) cancelling.putBack();
-      // After the cancellation's run, whose MESSAGES_SNAPSHOT would leave it out: the message is kept whatever became of that run.
-      const input = userMessageInput(turn.conversation, message, runFields);
-      if (cancelled?.how === "failed") return cancelled;
-      return this.playRuns(turn, input, request.id);
+    const message = { id: request.id ?? randomId(), content: request.input.text ?? "" };
+    const play = () => {
+      if (!turn.ended) this.persisted?.noteRequest(turn.conversation, message.id, message.content, turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
+      return playMessage(turn, message, request.id, this.options, this.errors.describeError);
     };
     return this.errors.settle(this.saved(turn, this.turns.play(turn, play)), "unshown");
   };
@@ -169,6 +175,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     options: RespondOptions = {},
     interruptId?: string,
   ): Promise<void> {
+    if (this.disposed) throw new AgUiInterruptError("This adapter was disposed: it answers no more interrupts");
     const { conversation } = this;
     const target = interruptToAnswer(conversation.pendingInterrupts, interruptId);
     if (decision.type !== "reject" && isExpired(target.interrupt, this.options.scheduler.now())) {
@@ -202,11 +209,6 @@ export class CarbonAgUiAdapter extends ConversationFacade {
   /** `played`, after which the turn's conversation is saved (with `persistence`), whatever came of it. */
   private saved<T>(turn: Turn, played: Promise<T>): Promise<T> {
     return this.persisted ? played.finally(() => void this.persisted?.save(turn.conversation)) : played;
-  }
-
-  /** Plays a run of a message's turn (with the frontend-tool rounds that follow it) to its end. */
-  private playRuns(turn: Turn, input: RunAgentInput, requestId: string | undefined): Promise<TurnOutcome> {
-    return playTurn(converse(turn, { input, ...(requestId !== undefined && { requestId }) }, this.options, this.errors.describeError), () => turn.ended);
   }
 
   /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */

@@ -18,6 +18,8 @@ export interface CarbonEventHandlers {
  */
 export class CarbonEvents {
   private readonly followed = new WeakSet<object>();
+  /** What undoes each follow: the bus handlers off, `clearConversation` as it was. */
+  private readonly unfollows: (() => void)[] = [];
   /** While the adapter clears Carbon's chat itself. */
   private clearing = false;
 
@@ -26,11 +28,13 @@ export class CarbonEvents {
   follow(instance: CarbonChatInstance): void {
     if (this.followed.has(instance)) return;
     this.followed.add(instance);
-    instance.on?.([
+    const handlers = [
       { type: "stopStreaming", handler: () => this.handlers.stop() },
       { type: "pre:restartConversation", handler: () => this.handlers.restart() },
       ...(this.handlers.feedback ? [{ type: "feedback", handler: this.handlers.feedback }] : []),
-    ]);
+    ];
+    instance.on?.(handlers);
+    this.unfollows.push(() => instance.off?.(handlers));
     const messaging = instance.messaging as Partial<CarbonThreadInstance["messaging"]>;
     const clearConversation = messaging.clearConversation;
     if (typeof clearConversation !== "function") return;
@@ -39,6 +43,12 @@ export class CarbonEvents {
       if (!this.clearing) this.handlers.restart();
       return clearConversation.call(messaging);
     };
+    this.unfollows.push(() => void (messaging.clearConversation = clearConversation));
+  }
+
+  /** Stops following every instance: their handlers are off, and their `clearConversation` is Carbon's own again. */
+  unfollowAll(): void {
+    for (const unfollow of this.unfollows.splice(0)) unfollow();
   }
 
   /** Clears Carbon's chat for the adapter (a new thread, a switch): not the host's clear. */

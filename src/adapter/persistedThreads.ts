@@ -56,11 +56,20 @@ export class PersistedThreads {
     this.threads = new Threads(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
     // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer).
-    globalThis.addEventListener?.("pagehide", () => {
+    this.onPageHide = () => {
       const changing = host.busy() || this.threads.hasUnsaved(host.current().threadId);
       host.stopAll();
       if (changing) this.threads.saveBeforeUnload(host.current());
-    });
+    };
+    globalThis.addEventListener?.("pagehide", this.onPageHide);
+  }
+
+  private readonly onPageHide: () => void;
+
+  /** Lets go of the page: no `pagehide` save, no notices of other pages' saves. */
+  dispose(): void {
+    globalThis.removeEventListener?.("pagehide", this.onPageHide);
+    this.threads.close();
   }
 
   /** The run's response id and where its chunks are recorded. */

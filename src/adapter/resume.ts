@@ -4,9 +4,9 @@ import { isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../
 import type { Turn } from "../internal/turn";
 import { recordDecisionResults, withdrawDecisions } from "./decisionResults";
 import type { ResolvedOptions } from "./options";
-import { callWithResult, converse } from "./frontendTools";
+import { callWithResult, turnRuns } from "./turnRuns";
 import { runInput } from "./runInput";
-import { playTurn, type TurnOutcome } from "./turnOutcome";
+import { outcomeOf, type TurnOutcome } from "./turnOutcome";
 
 /**
  * The interrupt a decision is for: the one named; else the oldest without a
@@ -56,7 +56,7 @@ export async function resume(turn: Turn, options: ResolvedOptions, describeError
     agents.length > 0
       ? { input: runInput(conversation, options.runFields, [], agents.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" }))) }
       : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: results.flatMap((id) => shownWithResult(turn, id)) };
-  const outcome = await playTurn(converse(turn, request, options, describeError), () => turn.ended);
+  const outcome = await outcomeOf(turnRuns(turn, request, options, describeError), () => turn.ended);
   if (outcome.began) recordDecisionResults(conversation, agents);
   // Into the turn's own conversation: after a reset, nobody reads it.
   if (!outcome.began && (outcome.how === "failed" || !threadGone())) withdrawDecisions(conversation, answered, results);

@@ -17,7 +17,7 @@ export type TurnOutcome =
   | { how: "failed"; began: boolean; error: unknown };
 
 /** Plays a turn's runs to their end and tells what the turn came to (it never rejects: a failure is part of the outcome); `ended` tells whether the turn was ended early. */
-export function playTurn(runs: Observable<RunSignal>, ended: () => boolean): Promise<TurnOutcome> {
+export function outcomeOf(runs: Observable<RunSignal>, ended: () => boolean): Promise<TurnOutcome> {
   return lastValueFrom(
     runs.pipe(
       materialize(),

@@ -53,7 +53,7 @@ export class Threads {
   /** Threads with a save asked for and not yet written. */
   private readonly unsaved = new Set<string>();
   private lastSave: Promise<void> = Promise.resolve();
-  private readonly channel: BroadcastChannel | undefined;
+  private channel: BroadcastChannel | undefined;
   private readonly writer = randomId();
 
   constructor(
@@ -71,6 +71,12 @@ export class Threads {
     this.channel.onmessage = ({ data }: MessageEvent<Partial<SavedNotice>>) => {
       if (typeof data?.threadId === "string" && data.writer !== this.writer) onSavedElsewhere(data.threadId);
     };
+  }
+
+  /** Stops telling and hearing of saves on the channel (it closes); saves go on. */
+  close(): void {
+    this.channel?.close();
+    this.channel = undefined;
   }
 
   /** What the chat of `conversation` showed so far. */

@@ -30,7 +30,7 @@ interface HandledCall {
  * result: --e1---e2|
  * ```
  */
-export function converse(turn: Turn, first: RunRequest, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Observable<RunSignal> {
+export function turnRuns(turn: Turn, first: RunRequest, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Observable<RunSignal> {
   const { conversation } = turn;
   const play = (request: RunRequest) => deliverRun(turn, request, options, describeError);
   return defer(() => {
