@@ -26,8 +26,19 @@ export class History {
   /** The history, republished on every change. */
   readonly messages$: Observable<readonly Message[]> = this.subject.asObservable();
 
+  /**
+   * A history holding `messages` (e.g. restored from storage) in the order
+   * given, as `@ag-ui/client` keeps its `initialMessages`: a tool result
+   * stays where it is, also after an answer that followed its call
+   * (LangGraph's threads), rather than being moved next to the call. One
+   * pass: a message is appended, or, when its id came before, updated where
+   * that one stands (as `upsert` does).
+   */
   constructor(messages: readonly HistoryMessage[] = []) {
-    for (const message of messages) this.place(message);
+    for (const message of messages) {
+      if (this.positions.has(message.id)) this.place(message);
+      else this.append(message);
+    }
     this.publish();
   }
 
@@ -211,7 +222,11 @@ export class History {
     this.list.push(message);
   }
 
-  /** Where a new result of `toolCallId` goes: after the assistant message holding the call and the results after it; else last. */
+  /**
+   * Where a new result of `toolCallId` goes: after the assistant message holding the call and the results after it; else last.
+   * A scan, as `@ag-ui/client`'s: an index of the calls would spare it, but not make `upsert` O(1), which republishes a copy
+   * of the list on every change and, for a result in the middle, shifts the positions after it.
+   */
   private resultPosition(toolCallId: string): number {
     const owner = this.list.findIndex((message) => message.role === "assistant" && message.toolCalls?.some((call) => call.id === toolCallId));
     if (owner === -1) return this.list.length;
