@@ -126,21 +126,20 @@ export interface RunToolCall {
   name: string;
   /** The arguments as streamed (JSON text, possibly cut short). */
   arguments: string;
-  /** The assistant message the call belongs to in the history. */
-  messageId: string;
   /**
    * `answered`: it has a result. `handedOver`: the run's outcome names it, or
-   * it calls a client tool: its answer comes with the next run. `failed`: it
-   * ended without a result.
+   * it calls a client tool: the client answers it, and the answer comes with
+   * the next run. `held`: an interrupt holds it; the decision answers it.
+   * `failed`: it ended without a result.
    */
-  status: "answered" | "handedOver" | "failed";
+  status: "answered" | "handedOver" | "held" | "failed";
 }
 
 /**
  * The run's tool calls as it finished, sent by `toolCallSteps()` just before
  * the RUN_FINISHED it decided them on: the one place that tells which calls
- * are answered, handed over or failed, for the stages that read the end of
- * the run (`runOutcome()`, `interruptCards()`) and for the adapter.
+ * are answered, handed over, held or failed, for the stages that read the
+ * end of the run (`runOutcome()`, `interruptCards()`).
  */
 export interface RunToolCallsInstruction {
   kind: "run.toolCalls";
@@ -150,13 +149,12 @@ export interface RunToolCallsInstruction {
 /**
  * The run finished (RUN_FINISHED), as `runOutcome()` read it: `outcome`
  * (absent: a success), with the `pendingToolCallIds` derived when the agent
- * listed none, its `result`, and the calls it hands over.
+ * listed none, and its `result`.
  */
 export interface RunFinishedInstruction {
   kind: "run.finished";
   outcome?: RunFinishedOutcome;
   result?: unknown;
-  handedOver: readonly RunToolCall[];
 }
 
 /** What the mapping operators produce for `toStreamChunks()` to turn into Carbon chunks, and for `applyToConversation()` to record. */

@@ -32,7 +32,7 @@ describe("interruptCards", () => {
   });
 
   it("describes a call as the run's latest messages snapshot has it, over what the run streamed (@ag-ui/langgraph streams a message's second tool call into its first)", () => {
-    const streamed: PipelineElement = { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "delete_files", arguments: '{"pattern":"*.tmp"}{"to":"team@example.com"}', messageId: "a1", status: "handedOver" }] };
+    const streamed: PipelineElement = { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "delete_files", arguments: '{"pattern":"*.tmp"}{"to":"team@example.com"}', status: "handedOver" }] };
     const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
     const snapshot: PipelineElement = {
       kind: "history.snapshot",
@@ -90,7 +90,7 @@ describe("interruptCards", () => {
 
   it("finds the call an interrupt names among the run's own calls (run.toolCalls)", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const calls = { kind: "run.toolCalls", calls: [{ toolCallId: "t5", name: "refund", arguments: '{"order":7}', messageId: "a5", status: "handedOver" }] } as PipelineElement;
+      const calls = { kind: "run.toolCalls", calls: [{ toolCallId: "t5", name: "refund", arguments: '{"order":7}', status: "handedOver" }] } as PipelineElement;
       const finished = interrupted({ id: "i5", reason: "approval", toolCallId: "t5" });
       expectObservable(cold("-c-f-----|", { c: calls, f: finished }).pipe(interruptCards())).toBe("-c-(apf)-|", {
         c: calls,
@@ -108,9 +108,9 @@ describe("interruptCards", () => {
       const calls = {
         kind: "run.toolCalls",
         calls: [
-          { toolCallId: "t5", name: "pick_color", arguments: '{"options":["red"]}', messageId: "a5", status: "handedOver" },
-          { toolCallId: "t6", name: "paint", arguments: "{}", messageId: "a5", status: "handedOver" },
-          { toolCallId: "t7", name: "pick_color", arguments: "{}", messageId: "a5", status: "answered" },
+          { toolCallId: "t5", name: "pick_color", arguments: '{"options":["red"]}', status: "handedOver" },
+          { toolCallId: "t6", name: "paint", arguments: "{}", status: "handedOver" },
+          { toolCallId: "t7", name: "pick_color", arguments: "{}", status: "answered" },
         ],
       } as PipelineElement;
       const finished = ev.runFinished() as PipelineElement;

@@ -14,7 +14,7 @@ describe("runOutcome", () => {
   it("maps RUN_FINISHED to a finished turn and passes the rest through", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-c-f-----|", elements({ c: ev.custom("x"), f: ev.runFinished() }));
-      expectObservable(source.pipe(runOutcome())).toBe("-c-(rt)--|", elements({ c: ev.custom("x"), r: { kind: "run.finished", handedOver: [] }, t: instr.finished() }));
+      expectObservable(source.pipe(runOutcome())).toBe("-c-(rt)--|", elements({ c: ev.custom("x"), r: { kind: "run.finished" }, t: instr.finished() }));
       expectSubscriptions(source.subscriptions).toBe("^--------!");
     });
   });
@@ -30,9 +30,8 @@ describe("runOutcome", () => {
 
   it("lists the calls the run hands over as pending when a success does not list them (as CopilotKit and Mastra end a run waiting on a frontend tool)", () => {
     const seen: unknown[] = [];
-    const call = (toolCallId: string, status: RunToolCall["status"]): RunToolCall => ({ toolCallId, name: "paint", arguments: "{}", messageId: "m1", status });
-    const calls = [call("t1", "handedOver"), call("t2", "answered"), call("t3", "handedOver"), call("t4", "failed")];
-    const handedOver = [calls[0]!, calls[2]!];
+    const call = (toolCallId: string, status: RunToolCall["status"]): RunToolCall => ({ toolCallId, name: "paint", arguments: "{}", status });
+    const calls = [call("t1", "handedOver"), call("t2", "answered"), call("t3", "handedOver"), call("t4", "failed"), call("t5", "held")];
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-c-f-----g-----h-----|", elements({
         c: { kind: "run.toolCalls", calls },
@@ -42,9 +41,9 @@ describe("runOutcome", () => {
       }));
       expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-c-(rt)--(st)--(ut)--|", elements({
         c: { kind: "run.toolCalls", calls },
-        r: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] }, handedOver },
-        s: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] }, handedOver },
-        u: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t3"] }, handedOver },
+        r: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+        s: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+        u: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t3"] } },
         t: instr.finished(),
       }));
     });
@@ -60,14 +59,14 @@ describe("runOutcome", () => {
     const interrupt = { type: "interrupt" as const, interrupts: [{ id: "i1", reason: "approval", toolCallId: "t2" }] };
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-a-f-b-i-|", elements({
-        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", messageId: "m1", status: "answered" }] },
+        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", status: "answered" }] },
         f: ev.runFinished(),
-        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", messageId: "m2", status: "handedOver" }] },
+        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", status: "handedOver" }] },
         i: ev.runFinished({ outcome: interrupt }),
       }));
       expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }), withoutRunFinished)).toBe("-a-t-b-t-|", elements({
-        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", messageId: "m1", status: "answered" }] },
-        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", messageId: "m2", status: "handedOver" }] },
+        a: { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "paint", arguments: "{}", status: "answered" }] },
+        b: { kind: "run.toolCalls", calls: [{ toolCallId: "t2", name: "delete", arguments: "{}", status: "handedOver" }] },
         t: instr.finished(),
       }));
     });

@@ -229,7 +229,7 @@ describe("toolCallSteps", () => {
     });
   });
 
-  it("tells, just before each RUN_FINISHED, what became of every call of the run: answered, handed over or failed", () => {
+  it("tells, just before each RUN_FINISHED, what became of every call of the run: answered, handed over, held by an interrupt or failed", () => {
     const start = (toolCallId: string, toolCallName: string) => ({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: "m1" }) as BaseEvent as PipelineElement;
     const end = (toolCallId: string) => ({ type: EventType.TOOL_CALL_END, toolCallId }) as BaseEvent as PipelineElement;
     const result = { type: EventType.TOOL_CALL_RESULT, messageId: "r1", toolCallId: "t1", content: "sunny" } as BaseEvent as PipelineElement;
@@ -241,7 +241,7 @@ describe("toolCallSteps", () => {
         .pipe(toolCallSteps({ clientTools: ["paint"] }))
         .subscribe((element) => "kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls.map((call) => [call.toolCallId, call.status])));
     });
-    expect(seen).toEqual([[["t1", "answered"], ["t2", "handedOver"], ["t3", "failed"], ["t4", "handedOver"]]]);
+    expect(seen).toEqual([[["t1", "answered"], ["t2", "handedOver"], ["t3", "failed"], ["t4", "held"]]]);
   });
 
   it("takes the calls of the run's messages from a MESSAGES_SNAPSHOT where the events got them wrong: a call streamed into another (@ag-ui/langgraph), a call never streamed", () => {

@@ -16,7 +16,7 @@ export interface RunOutcomeOptions {
 
 /**
  * Maps the end of the run to the end of the Carbon turn: RUN_FINISHED becomes
- * `run.finished` (its outcome and result, and the calls it hands over), then
+ * `run.finished` (its outcome and result), then
  * `turn.end` `finished` (or `stopped` when its outcome is `cancelled`), after
  * `onRunFinished` has seen its outcome and result; RUN_ERROR becomes
  * `turn.end` `failed` with an `AgUiRunError` carrying the event's message and
@@ -51,7 +51,7 @@ export function runOutcome(options: RunOutcomeOptions = {}): MonoTypeOperatorFun
               const outcome = withPendingCalls(element.outcome);
               const { result } = element;
               onRunFinished?.({ ...(outcome !== undefined && { outcome }), ...(result !== undefined && { result }) });
-              out.next({ kind: "run.finished", ...(outcome !== undefined && { outcome }), ...(result !== undefined && { result }), handedOver });
+              out.next({ kind: "run.finished", ...(outcome !== undefined && { outcome }), ...(result !== undefined && { result }) });
               return out.next({ kind: "turn.end", how: element.outcome?.type === "cancelled" ? "stopped" : "finished" });
             }
             case EventType.RUN_ERROR:

@@ -143,11 +143,13 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       const failed: [toolCallId: string, why: string][] = [];
       chain = chain.slice();
       for (const [toolCallId, call] of unanswered) {
-        const handed = held.has(toolCallId) || handedOver(toolCallId, call);
-        if (handed === true) {
+        const handed = !held.has(toolCallId) && handedOver(toolCallId, call);
+        if (held.has(toolCallId)) {
+          call.status = "held";
+          chain[call.step] = { ...chain[call.step], description: AWAITING_DECISION };
+        } else if (handed === true) {
           call.status = "handedOver";
-          const waits = held.has(toolCallId) ? AWAITING_DECISION : asked.has(call.name) ? AWAITING_ANSWER : undefined;
-          chain[call.step] = waits ? { ...chain[call.step], description: waits } : { ...chain[call.step], status: "success" };
+          chain[call.step] = asked.has(call.name) ? { ...chain[call.step], description: AWAITING_ANSWER } : { ...chain[call.step], status: "success" };
         } else {
           const why = handed || NO_TOOL_RESULT;
           call.status = "failed";
@@ -222,7 +224,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           }, held);
           const runCalls: RunToolCall[] = [];
           for (const [toolCallId, call] of calls) {
-            if (call.status !== "open") runCalls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), messageId: call.messageId, status: call.status });
+            if (call.status !== "open") runCalls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), status: call.status });
           }
           out.next({ kind: "run.toolCalls", calls: runCalls });
           return out.next(element);
