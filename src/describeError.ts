@@ -62,3 +62,8 @@ function scrub(text: string): string {
     .trim();
   return clean.length > MAX_REASON_CHARS ? `${clean.slice(0, MAX_REASON_CHARS - 1).trimEnd()}…` : clean;
 }
+
+/** The words for a failed turn an option asks for: its own function, none for `false`, else `describeError`. */
+export function describerOf(option: ((error: unknown) => string | undefined) | false | undefined): ((error: unknown) => string | undefined) | undefined {
+  return option === false ? undefined : (option ?? describeError);
+}

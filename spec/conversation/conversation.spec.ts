@@ -13,12 +13,11 @@ describe("Conversation", () => {
     subscription.unsubscribe();
   });
 
-  it("starts a new thread with no history and the initial state on reset", () => {
-    const conversation = new Conversation({ threadId: "t1", state: { step: 0 }, messages: [{ id: "u1", role: "user", content: "Hi" }] });
-    conversation.reset("t2");
-    expect([conversation.threadId, conversation.messages, conversation.state]).toEqual(["t2", [], { step: 0 }]);
-    conversation.reset();
+  it("starts from the empty state, on a new thread, unless told otherwise", () => {
+    const conversation = new Conversation();
+    expect([conversation.state, conversation.messages]).toEqual([{}, []]);
     expect(conversation.threadId).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(new Conversation({ threadId: "t1", state: { step: 0 } }).state).toEqual({ step: 0 });
   });
 
   it("hands out frozen snapshots of the state that later changes do not touch", () => {

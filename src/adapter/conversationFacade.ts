@@ -13,7 +13,7 @@ import type { ResolvedOptions } from "./options";
 export abstract class ConversationFacade {
   protected readonly conversations: BehaviorSubject<Conversation>;
 
-  constructor(private readonly conversationOptions: Pick<ResolvedOptions, "threadId" | "initialMessages" | "initialState" | "hostScheduler">) {
+  constructor(private readonly conversationOptions: Pick<ResolvedOptions, "threadId" | "initialMessages" | "initialState" | "scheduler">) {
     const { threadId, initialMessages } = conversationOptions;
     this.conversations = new BehaviorSubject(this.newConversation({ ...(threadId !== undefined && { threadId }), ...(initialMessages !== undefined && { messages: initialMessages }) }));
   }
@@ -74,7 +74,7 @@ export abstract class ConversationFacade {
 
   /** A conversation of this adapter: the initial state, paced by the host's scheduler. */
   protected newConversation(thread: { threadId?: string; messages?: readonly Message[] }): Conversation {
-    const { initialState: state, hostScheduler } = this.conversationOptions;
-    return new Conversation({ ...thread, state, ...(hostScheduler && { scheduler: hostScheduler }) });
+    const { initialState, scheduler } = this.conversationOptions;
+    return new Conversation({ ...thread, ...(initialState !== undefined && { state: initialState }), scheduler });
   }
 }

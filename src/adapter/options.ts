@@ -1,6 +1,6 @@
 import type { Context, Message, Tool } from "@ag-ui/core";
 import type { Observable, SchedulerLike } from "rxjs";
-import { describeError } from "../describeError";
+import { describerOf } from "../describeError";
 import type { CarbonAgUiError } from "../errors";
 import type { RestoreOptions } from "../persistence/restore";
 import { frameScheduler } from "../internal/frameScheduler";
@@ -115,14 +115,13 @@ export interface ResolvedOptions {
   /** The tools the person answers: declared without a handler. */
   askedTools: readonly Tool[];
   maxFrontendToolRounds: number;
+  /** The host's scheduler, else animation frames in a browser (the async scheduler elsewhere): it paces everything of the adapter's, its conversations' `state$` too. */
   scheduler: SchedulerLike;
-  /** The scheduler the host chose, if any (the conversation's `state$` keeps its own default otherwise). */
-  hostScheduler: SchedulerLike | undefined;
   /** The fields every run input carries as they are. */
   runFields: { tools: Tool[]; context: Context[]; forwardedProps: Record<string, unknown> };
   threadId: string | undefined;
   initialMessages: readonly Message[] | undefined;
-  /** Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it. */
+  /** As given: a conversation starts from `{}` without one (see `Conversation`). */
   initialState: unknown;
   onStateChange: ((state: unknown) => void) | undefined;
   onError: ((error: CarbonAgUiError) => void) | undefined;
@@ -139,8 +138,7 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {
-  const { run, tools = [], maxFrontendToolRounds = 5, context = [], forwardedProps = {}, scheduler: hostScheduler, coalesce = true, rejectOnError = false } = options;
-  const scheduler = hostScheduler ?? frameScheduler();
+  const { run, tools = [], maxFrontendToolRounds = 5, context = [], forwardedProps = {}, scheduler = frameScheduler(), coalesce = true, rejectOnError = false } = options;
   const passedOn = pick(options, ["onEvent", "operators", "validate", "onInvalidEvent", "onWarning", "onInvalidItem", "onToolCall", "onActivity", "onRunFinished", "detectClarification", "onClarification", "html", "allowHttp", "allowUrl"]);
   const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
   // Calls of the tools the run was given are handed to the browser when the run ends without their results.
@@ -153,17 +151,16 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     askedTools,
     maxFrontendToolRounds,
     scheduler,
-    hostScheduler,
     runFields: { tools: sent, context, forwardedProps },
     threadId: options.threadId,
     initialMessages: options.initialMessages,
-    initialState: options.initialState === undefined ? {} : options.initialState,
+    initialState: options.initialState,
     onStateChange: options.onStateChange,
     onError: options.onError,
     onWarning: options.onWarning,
     restoreOptions: pick(options, ["html", "allowHttp", "allowUrl", "onInvalidItem"]),
     rejectOnError,
-    describe: options.describeError === false ? undefined : (options.describeError ?? describeError),
+    describe: describerOf(options.describeError),
     recording: () => ({}),
     pipeline: ({ stop, requestId, renderCost, describeError: describe }) => ({
       ...passedOn,

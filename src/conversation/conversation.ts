@@ -21,7 +21,7 @@ export interface ConversationInit {
   threadId?: string;
   /** History to start from (e.g. restored from storage); its `activity` messages are activities. */
   messages?: readonly Message[];
-  /** Shared state to start from, and to return to on `reset()`. */
+  /** Shared state to start from. Default `{}`. */
   state?: unknown;
   /**
    * Paces `state$`: at most one snapshot per task of this scheduler, however
@@ -41,7 +41,8 @@ type ActivityMessage = Extract<Message, { role: "activity" }>;
  * is an immutable snapshot.
  */
 export class Conversation {
-  private threadIdValue: string;
+  /** The AG-UI thread the conversation is. */
+  readonly threadId: string;
   private readonly history: History;
   private readonly sharedState: SharedStateDocument;
   private readonly activityMap = new Map<string, Activity>();
@@ -55,18 +56,15 @@ export class Conversation {
   /** The shared state: the current snapshot at once, then the latest after each burst of changes. */
   readonly state$: Observable<unknown>;
 
-  constructor(private readonly init: ConversationInit = {}) {
-    this.threadIdValue = init.threadId ?? randomId();
+  constructor(init: ConversationInit = {}) {
+    this.threadId = init.threadId ?? randomId();
     const messages = init.messages ?? [];
     this.history = new History(messages.filter((message): message is HistoryMessage => message.role !== "activity"));
     for (const message of messages) if (message.role === "activity") this.putActivityMessage(message);
     this.messages$ = this.history.messages$;
-    this.sharedState = new SharedStateDocument(init.state, init.scheduler ?? frameScheduler());
+    // Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it: `{}` for none.
+    this.sharedState = new SharedStateDocument(init.state === undefined ? {} : init.state, init.scheduler ?? frameScheduler());
     this.state$ = this.sharedState.state$;
-  }
-
-  get threadId(): string {
-    return this.threadIdValue;
   }
 
   get messages(): readonly Message[] {
@@ -195,16 +193,6 @@ export class Conversation {
   /** Notes that a clarification card for `question` was shown, for the state as it is now. */
   noteClarificationShown(question: string): void {
     this.shownClarification = { question, stateVersion: this.sharedState.version };
-  }
-
-  /** Starts a new thread: a new thread id, no history, the initial state, no activities or pending interrupts. */
-  reset(threadId: string = randomId()): void {
-    this.threadIdValue = threadId;
-    this.activityMap.clear();
-    this.shownClarification = undefined;
-    this.publishPending([]);
-    this.history.clear();
-    this.sharedState.replace(this.init.state);
   }
 
   private publishPending(pending: readonly PendingInterrupt[]): void {

@@ -167,15 +167,6 @@ export class History {
     this.pendingEncryptedValues.set(`${subtype}:${entityId}`, encryptedValue);
   }
 
-  /** Empties the history. */
-  clear(): void {
-    this.list.length = 0;
-    this.positions.clear();
-    this.reserved.clear();
-    this.pendingEncryptedValues.clear();
-    this.publish();
-  }
-
   /** Records `message` in its place, or, when new, at `at` (default: a tool result after its call's results, anything else last). */
   private place(message: Message, at?: number): void {
     const position = this.positions.get(message.id);

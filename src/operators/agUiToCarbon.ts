@@ -121,8 +121,8 @@ export interface CoalesceOptions {
 export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunction<BaseEvent, CarbonStreamChunk> {
   return (source) =>
     defer(() => {
-      // Without a conversation, each subscription gets one starting from the empty state HttpAgent also starts from.
-      const conversation = options.conversation ?? new Conversation({ state: {} });
+      // Without a conversation, each subscription gets one of its own.
+      const conversation = options.conversation ?? new Conversation();
       // Consecutive stages of ours run fused as one rxjs operator: see pipeFused.
       return pipeFused(source, agUiToCarbonStages(options, conversation)) as Observable<CarbonStreamChunk>;
     });

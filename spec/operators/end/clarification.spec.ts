@@ -31,7 +31,7 @@ describe("clarification", () => {
   });
 
   it("shows a question once: a later run that leaves the state as it was does not ask again; setting the state anew does", () => {
-    const conversation = new Conversation({ threadId: "t1", state: { phase: "needs_detail", ask: "Which date?" } });
+    let conversation = new Conversation({ threadId: "t1", state: { phase: "needs_detail", ask: "Which date?" } });
     const detectClarification = (state: unknown) => ((state as { phase?: string }).phase === "needs_detail" ? { question: (state as { ask: string }).ask } : false);
     const asked = { kind: "clarification" as const, question: "Which date?", threadId: "t1" };
     const runOf = () =>
@@ -44,8 +44,7 @@ describe("clarification", () => {
     runOf();
     conversation.replaceState({ phase: "needs_detail", ask: "Which date?" }); // the agent asks anew (a STATE_SNAPSHOT in its run)
     runOf();
-    conversation.reset("t1"); // a new thread has seen no card
-    conversation.replaceState({ phase: "needs_detail", ask: "Which date?" });
+    conversation = new Conversation({ threadId: "t1", state: { phase: "needs_detail", ask: "Which date?" } }); // a new thread has seen no card
     runOf();
   });
 

@@ -8,7 +8,7 @@ import {
   type CarbonMessageResponse,
   type CarbonStreamChunk,
 } from "../../carbon";
-import { describeError } from "../../describeError";
+import { describerOf } from "../../describeError";
 import type { CarbonInstruction, PipelineElement, TurnEndInstruction } from "../../instructions";
 import { randomId } from "../../internal/ids";
 import { neutralizeAnywhere } from "../../internal/markdownHtml";
@@ -87,7 +87,7 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
 /** `toStreamChunks(options)`, passing on the instructions `keep` picks as they come, beside the chunks (for the adapter: `run.finished`). */
 export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToStreamChunksOptions, keep: (instruction: CarbonInstruction) => instruction is K): OperatorFunction<PipelineElement, CarbonStreamChunk | K> {
   const { requestId } = options;
-  const describe = options.describeError === false ? undefined : (options.describeError ?? describeError);
+  const describe = describerOf(options.describeError);
   return createOperator<PipelineElement, CarbonStreamChunk | K>((out) => {
     const responseId = typeof options.responseId === "function" ? options.responseId() : (options.responseId ?? randomId());
     const chunkMetadata = { response_id: responseId };
