@@ -6,6 +6,7 @@ import type { RestoreOptions } from "../persistence/restore";
 import { frameScheduler } from "../internal/frameScheduler";
 import type { Conversation } from "../conversation";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
+import { itemOptionsOf } from "../operators/map/carbonItems";
 import type { PersistenceOptions } from "../persistence/threads";
 import type { RunAgent } from "../runners/runAgent";
 
@@ -158,7 +159,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     onStateChange: options.onStateChange,
     onError: options.onError,
     onWarning: options.onWarning,
-    restoreOptions: pick(options, ["html", "allowHttp", "allowUrl", "onInvalidItem"]),
+    restoreOptions: { ...itemOptionsOf(options), ...(options.html !== undefined && { html: options.html }) },
     rejectOnError,
     describe: describerOf(options.describeError),
     recording: () => ({}),

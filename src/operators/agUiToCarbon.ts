@@ -6,7 +6,7 @@ import type { CarbonInstruction, PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "./fusion";
 import { activities } from "./map/activities";
 import { applyToConversation, type ApplyToConversationOptions } from "./record/applyToConversation";
-import { carbonItems } from "./map/carbonItems";
+import { carbonItems, itemOptionsOf } from "./map/carbonItems";
 import { clarification, type ClarificationOptions } from "./end/clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./render/coalesceDeltas";
 import { escapeHtml } from "./render/escapeHtml";
@@ -134,9 +134,9 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
  * adapter and the fused runtime's property spec compose them).
  */
 export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation, keep: (instruction: CarbonInstruction) => boolean = () => false): OperatorFunction<unknown, unknown>[] {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onInvalidItem, onToolCall, clientTools, askedTools, onActivity, onRunFinished, detectClarification, onClarification, allowHttp, allowUrl, html = false, record } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onToolCall, clientTools, askedTools, onActivity, onRunFinished, detectClarification, onClarification, html = false, record } =
     options;
-  const itemOptions = { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
+  const itemOptions = itemOptionsOf(options);
   const history = conversation.messages;
   const clarificationContext = {
     threadId: conversation.threadId,

@@ -1,10 +1,11 @@
 import type { CarbonChainOfThoughtStep, CarbonItem, CarbonMessageOptions } from "../carbon";
 import { AgUiInvalidItemError } from "../errors";
-import { carbonItemProblems, type UrlPolicy } from "../itemAllowlist";
+import { carbonItemProblems } from "../itemAllowlist";
 import { neutralizeAnywhere } from "../internal/markdownHtml";
 import { warnSkippedItem } from "../internal/warnings";
 import { escapeItem, escapeMessageOptions } from "../operators/render/escapeHtml";
 import { OPTIONS_CARRIER_ID } from "../operators/render/toStreamChunks";
+import type { CarbonItemsOptions } from "../operators/map/carbonItems";
 import type { TranscriptEntry, TranscriptFeedback, TranscriptResponse } from "./transcript";
 
 /** A restored message of the person: Carbon's `MessageRequest`, as history. */
@@ -30,11 +31,10 @@ export interface CarbonHistoryItem {
   time: string;
 }
 
-export interface RestoreOptions extends UrlPolicy {
+/** As live answers are checked and shown (`onInvalidItem` hears of a stored item Carbon could not render or the URL policy refuses; it is left out). */
+export interface RestoreOptions extends CarbonItemsOptions {
   /** As `agUiToCarbon`'s `html`: `true` lets the agent's HTML through, for an agent you trust as your own page. Default `false`. */
   html?: boolean;
-  /** Called with each stored item Carbon could not render or the URL policy refuses; it is left out. Default: `console.warn`. */
-  onInvalidItem?: (item: unknown, error: AgUiInvalidItemError) => void;
 }
 
 /**

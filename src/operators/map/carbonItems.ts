@@ -12,6 +12,11 @@ export interface CarbonItemsOptions extends UrlPolicy {
   onInvalidItem?: (item: unknown, error: AgUiInvalidItemError) => void;
 }
 
+/** The item options among `options` that are set: what live answers and restored ones are checked and shown with. */
+export function itemOptionsOf({ onInvalidItem, allowHttp, allowUrl }: CarbonItemsOptions): CarbonItemsOptions {
+  return { ...(onInvalidItem && { onInvalidItem }), ...(allowHttp !== undefined && { allowHttp }), ...(allowUrl && { allowUrl }) };
+}
+
 /** The CUSTOM event names this operator owns. */
 export const CARBON_ITEM_EVENT = "carbon.item";
 export const CARBON_ITEMS_EVENT = "carbon.items";
