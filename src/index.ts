@@ -31,7 +31,7 @@ export { historyItemsOf, splitAtTurns, type CarbonHistoryItem, type CarbonHistor
 export { summaryOf, type ConversationStore, type ThreadSummary } from "./persistence/store";
 export { memoryStore } from "./persistence/memoryStore";
 export { indexedDbStore, type IndexedDbStoreOptions } from "./persistence/indexedDbStore";
-export type { PersistenceOptions } from "./persistence/threads";
+export type { PersistenceOptions } from "./persistence/threadStore";
 
 export {
   createClarificationCard,

@@ -5,7 +5,7 @@ import { Conversation } from "../../src/conversation";
 import { AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../../src/errors";
 import { ErrorPolicy } from "../../src/adapter/errorPolicy";
 import { resolveOptions } from "../../src/adapter/options";
-import { interruptToAnswer } from "../../src/adapter/resume";
+import { decisionTarget } from "../../src/adapter/resume";
 import { cancellation, userMessageInput } from "../../src/adapter/runInput";
 import { outcomeOf } from "../../src/adapter/turnOutcome";
 import { TurnQueue } from "../../src/adapter/turnQueue";
@@ -71,19 +71,19 @@ describe("the adapter's parts, each on its own", () => {
     });
   });
 
-  describe("interruptToAnswer", () => {
+  describe("decisionTarget", () => {
     const pending = (id: string, decided = false) => ({ interrupt: { id, reason: "approval" }, ...(decided && { decision: { type: "approve" as const } }) });
 
     it("takes the one named, else the oldest without a decision, else the only one", () => {
-      expect(interruptToAnswer([pending("a"), pending("b")], "b").interrupt.id).toBe("b");
-      expect(interruptToAnswer([pending("a", true), pending("b")], undefined).interrupt.id).toBe("b");
-      expect(interruptToAnswer([pending("a", true)], undefined).interrupt.id).toBe("a");
+      expect(decisionTarget([pending("a"), pending("b")], "b").interrupt.id).toBe("b");
+      expect(decisionTarget([pending("a", true), pending("b")], undefined).interrupt.id).toBe("b");
+      expect(decisionTarget([pending("a", true)], undefined).interrupt.id).toBe("a");
     });
 
     it("refuses to guess between several decided ones, and says when there is none or no such one", () => {
-      expect(() => interruptToAnswer([pending("a", true), pending("b", true)], undefined)).toThrow("All 2 pending interrupts already have a decision; name the one to change");
-      expect(() => interruptToAnswer([], undefined)).toThrow(AgUiInterruptError);
-      expect(() => interruptToAnswer([pending("a")], "z")).toThrow("There is no pending interrupt 'z'");
+      expect(() => decisionTarget([pending("a", true), pending("b", true)], undefined)).toThrow("All 2 pending interrupts already have a decision; name the one to change");
+      expect(() => decisionTarget([], undefined)).toThrow(AgUiInterruptError);
+      expect(() => decisionTarget([pending("a")], "z")).toThrow("There is no pending interrupt 'z'");
     });
   });
 

@@ -7,12 +7,12 @@ import type { Turn } from "../internal/turn";
 import { CarbonEvents } from "./carbonEvents";
 import { ErrorPolicy } from "./errorPolicy";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
-import { interruptToAnswer, resume } from "./resume";
+import { decisionTarget, resume } from "./resume";
 import { playMessage } from "./message";
-import { ConversationFacade } from "./conversationFacade";
+import { CurrentConversation } from "./currentConversation";
 import { TurnQueue } from "./turnQueue";
 import { randomId } from "../internal/ids";
-import { PersistedThreads, type CarbonFeedbackEvent } from "./persistedThreads";
+import { ChatPersistence, type CarbonFeedbackEvent } from "./chatPersistence";
 import type { ThreadSummary } from "../persistence/store";
 
 export interface RespondOptions {
@@ -30,7 +30,7 @@ export interface RespondOptions {
  * one after another, and each ends early on one signal that Carbon's stop
  * button, its restart and `reset()` all reach. See docs/hitl.md.
  */
-export class CarbonAgUiAdapter extends ConversationFacade {
+export class CarbonAgUiAdapter extends CurrentConversation {
   private readonly options: ResolvedOptions;
   /** The Carbon instance of the latest message, where a resume streams when none is given. */
   private lastInstance: CarbonChatInstance | undefined;
@@ -38,7 +38,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
   private readonly errors: ErrorPolicy;
   private readonly carbonEvents: CarbonEvents;
   /** With `persistence`: the store's threads (docs/persistence.md). */
-  private readonly persisted: PersistedThreads | undefined;
+  private readonly persisted: ChatPersistence | undefined;
   /** What the adapter holds on to until `dispose()`. */
   private readonly held = new Subscription();
   private disposed = false;
@@ -47,7 +47,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
     const resolved = resolveOptions(options);
     super(resolved);
     const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
-    this.persisted = options.persistence && new PersistedThreads(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), clear: (instance) => this.carbonEvents.clear(instance) }, resolved);
+    this.persisted = options.persistence && new ChatPersistence(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), clear: (instance) => this.carbonEvents.clear(instance) }, resolved);
     const persisted = this.persisted;
     this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
     this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
@@ -163,7 +163,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
 
   /**
    * Answers a pending interrupt (a decision card); `interruptId` defaults as
-   * `interruptToAnswer` says. Once every pending interrupt has a decision,
+   * `decisionTarget` says. Once every pending interrupt has a decision,
    * one resume run carries them all and streams into Carbon as a turn of its
    * own: after the turn playing now, stopped by Carbon's stop button (or
    * `options.signal`), ended by a restart or `reset()` (see `resume`).
@@ -177,7 +177,7 @@ export class CarbonAgUiAdapter extends ConversationFacade {
   ): Promise<void> {
     if (this.disposed) throw new AgUiInterruptError("This adapter was disposed: it answers no more interrupts");
     const { conversation } = this;
-    const target = interruptToAnswer(conversation.pendingInterrupts, interruptId);
+    const target = decisionTarget(conversation.pendingInterrupts, interruptId);
     if (decision.type !== "reject" && isExpired(target.interrupt, this.options.scheduler.now())) {
       throw new AgUiInterruptError(`Interrupt '${target.interrupt.id}' expired at ${target.interrupt.expiresAt}; it can only be rejected`, target.interrupt.id);
     }

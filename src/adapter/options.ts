@@ -7,7 +7,7 @@ import { frameScheduler } from "../internal/frameScheduler";
 import type { Conversation } from "../conversation";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { itemOptionsOf } from "../operators/map/carbonItems";
-import type { PersistenceOptions } from "../persistence/threads";
+import type { PersistenceOptions } from "../persistence/threadStore";
 import type { RunAgent } from "../runners/runAgent";
 
 /** The `agUiToCarbon()` options the adapter passes on to every run. */
@@ -112,7 +112,7 @@ export interface RunPipelineParts {
 /** The adapter's options, resolved once. */
 export interface ResolvedOptions {
   run: RunAgent;
-  frontendTools: readonly FrontendTool[];
+  handledTools: readonly FrontendTool[];
   /** The tools the person answers: declared without a handler. */
   askedTools: readonly Tool[];
   maxFrontendToolRounds: number;
@@ -148,7 +148,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
   const askedTools = sent.filter((_tool, at) => !tools[at]!.handler);
   return {
     run,
-    frontendTools: tools.filter((tool) => tool.handler),
+    handledTools: tools.filter((tool) => tool.handler),
     askedTools,
     maxFrontendToolRounds,
     scheduler,

@@ -13,7 +13,7 @@ import { outcomeOf, type TurnOutcome } from "./turnOutcome";
  * decision; when every one has a decision (a failed resume put them back),
  * the only one. Throws rather than guess between several.
  */
-export function interruptToAnswer(pending: readonly PendingInterrupt[], interruptId: string | undefined): PendingInterrupt {
+export function decisionTarget(pending: readonly PendingInterrupt[], interruptId: string | undefined): PendingInterrupt {
   if (interruptId !== undefined) {
     const named = pending.find((entry) => entry.interrupt.id === interruptId);
     if (!named) throw new AgUiInterruptError(`There is no pending interrupt '${interruptId}'`, interruptId);

@@ -37,7 +37,7 @@ export function turnRuns(turn: Turn, first: RunRequest, options: ResolvedOptions
     let rounds = 0;
     return play(first).pipe(
     expand((signal) => {
-      const calls = signal.kind === "run.ended" ? handledCalls(conversation, signal.finished?.outcome?.type === "success" ? signal.finished.outcome.pendingToolCallIds : undefined, options.frontendTools) : [];
+      const calls = signal.kind === "run.ended" ? handledCalls(conversation, signal.finished?.outcome?.type === "success" ? signal.finished.outcome.pendingToolCallIds : undefined, options.handledTools) : [];
       if (calls.length === 0) return EMPTY;
       // Calls the person answers wait beside these: the agent goes on once they are answered, with every result.
       if (conversation.pendingInterrupts.some((entry) => isClientToolInterrupt(entry.interrupt))) return from(Promise.all(calls.map((call) => answerToolCall(conversation, call)))).pipe(ignoreElements());

@@ -46,7 +46,7 @@ export type LoadedThread = { conversation: Conversation } | "none" | "refused";
  * one of the latest state per thread, taken when it is written), loads that
  * check what they read. Every failure goes to `report`, and nothing throws.
  */
-export class Threads {
+export class ThreadStore {
   private readonly logs = new WeakMap<Conversation, TranscriptLog>();
   /** The conversation of each thread waiting for its save. */
   private readonly waiting = new Map<string, Conversation>();

@@ -6,7 +6,7 @@ import { randomId } from "../internal/ids";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { historyItemsOf, notRestoredNotice, splitAtTurns, type CarbonHistoryItem } from "../persistence/restore";
 import type { ThreadSummary } from "../persistence/store";
-import { Threads, type PersistenceOptions } from "../persistence/threads";
+import { ThreadStore, type PersistenceOptions } from "../persistence/threadStore";
 import type { TranscriptEntry } from "../persistence/transcript";
 import type { ResolvedOptions } from "./options";
 
@@ -39,8 +39,8 @@ export interface CarbonFeedbackEvent {
  * threads loaded into Carbon (the latest `shownTurns`, earlier ones on
  * demand), listed, switched to and deleted. See docs/persistence.md.
  */
-export class PersistedThreads {
-  private readonly threads: Threads;
+export class ChatPersistence {
+  private readonly threads: ThreadStore;
   /** What a restored conversation's chat does not show yet. */
   private readonly unshown = new WeakMap<Conversation, TranscriptEntry[]>();
   /** How many turns a restored thread shows at first, and each `showEarlierHistory` adds. */
@@ -53,7 +53,7 @@ export class PersistedThreads {
   ) {
     this.shownTurns = persistence.shownTurns ?? 5;
     const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && options.onWarning?.(new AgUiThreadSavedElsewhereError(threadId));
-    this.threads = new Threads(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
+    this.threads = new ThreadStore(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
     // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer).
     this.onPageHide = () => {

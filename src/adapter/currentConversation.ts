@@ -10,7 +10,7 @@ import type { ResolvedOptions } from "./options";
  * and, for each of its parts, the value now and an Observable that follows
  * the current conversation.
  */
-export abstract class ConversationFacade {
+export abstract class CurrentConversation {
   protected readonly conversations: BehaviorSubject<Conversation>;
 
   constructor(private readonly conversationOptions: Pick<ResolvedOptions, "threadId" | "initialMessages" | "initialState" | "scheduler">) {
