@@ -9,6 +9,7 @@ import { ErrorPolicy } from "./errorPolicy";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
 import { decisionTarget, resume } from "./resume";
 import { playMessage } from "./message";
+import { decide } from "./turnEdges";
 import { CurrentConversation } from "./currentConversation";
 import { TurnQueue } from "./turnQueue";
 import { randomId } from "../internal/ids";
@@ -183,7 +184,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     }
     const othersUndecided = conversation.pendingInterrupts.some((entry) => !entry.decision && entry.interrupt.id !== target.interrupt.id);
     if (!othersUndecided && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", target.interrupt.id);
-    conversation.decideInterrupt(target.interrupt.id, decision);
+    decide(conversation, target.interrupt.id, decision);
     void this.persisted?.save(conversation);
     if (othersUndecided || !instance) return;
     this.carbonEvents.follow(instance);

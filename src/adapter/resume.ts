@@ -2,7 +2,7 @@ import { CancellationReason } from "../carbon";
 import { AgUiEmptyRunError, AgUiInterruptError } from "../errors";
 import { isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../hitl";
 import type { Turn } from "../internal/turn";
-import { recordDecisionResults, withdrawDecisions } from "./decisionResults";
+import { recordDecisionResults, takePending, withdrawDecisions } from "./turnEdges";
 import type { ResolvedOptions } from "./options";
 import { callWithResult, turnRuns } from "./turnRuns";
 import { runInput } from "./runInput";
@@ -45,7 +45,7 @@ export function decisionTarget(pending: readonly PendingInterrupt[], interruptId
 export async function resume(turn: Turn, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Promise<TurnOutcome> {
   const { conversation } = turn;
   const threadGone = () => turn.ended && turn.signal.reason === CancellationReason.CONVERSATION_RESTARTED;
-  const answered = conversation.takePendingInterrupts();
+  const answered = takePending(conversation);
   if (!answered.some((entry) => entry.decision)) {
     if (threadGone()) return { how: "stopped", began: false };
     return { how: "failed", began: false, error: new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled") };

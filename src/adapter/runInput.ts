@@ -3,7 +3,7 @@ import type { Conversation } from "../conversation";
 import { isClientToolInterrupt, toResumeEntry } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { ResolvedOptions } from "./options";
-import { recordDecisionResults, withdrawDecisions } from "./decisionResults";
+import { addUserMessage, recordDecisionResults, takePending, withdrawDecisions } from "./turnEdges";
 
 /** A run of the conversation's thread: its history `messages`, its state, and the adapter's tools, context and forwarded props. */
 export function runInput(conversation: Conversation, fields: ResolvedOptions["runFields"], messages: Message[], resume: ResumeEntry[]): RunAgentInput {
@@ -38,7 +38,7 @@ export interface Cancellation {
  * their results go with the message. Undefined when no run is needed.
  */
 export function cancellation(conversation: Conversation, fields: ResolvedOptions["runFields"]): Cancellation | undefined {
-  const taken = conversation.takePendingInterrupts();
+  const taken = takePending(conversation);
   if (taken.length === 0) return undefined;
   const cancelled = taken.map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
   const [asked, agents] = [cancelled.filter(({ interrupt }) => isClientToolInterrupt(interrupt)), cancelled.filter(({ interrupt }) => !isClientToolInterrupt(interrupt))];
@@ -54,6 +54,6 @@ export function cancellation(conversation: Conversation, fields: ResolvedOptions
 
 /** The run a user message starts: the message joins the history, and the run carries the whole of it. */
 export function userMessageInput(conversation: Conversation, message: { id: string; content: string }, fields: ResolvedOptions["runFields"]): RunAgentInput {
-  conversation.upsertMessage({ ...message, role: "user" });
+  addUserMessage(conversation, message);
   return runInput(conversation, fields, [...conversation.messages], []);
 }

@@ -9,6 +9,7 @@ import type { Turn } from "../internal/turn";
 import { deliverRun, type RunRequest, type RunSignal } from "./deliverRun";
 import type { FrontendTool, ResolvedOptions } from "./options";
 import { runInput } from "./runInput";
+import { addToolResult } from "./turnEdges";
 
 /** A pending call of a frontend tool, with the handler that answers it. */
 interface HandledCall {
@@ -76,7 +77,7 @@ async function answerToolCall(conversation: Conversation, { call, messageId, han
     content = error;
   }
   const resultId = randomId();
-  conversation.upsertMessage({ id: resultId, role: "tool", toolCallId, content, ...(error !== undefined && { error }) });
+  addToolResult(conversation, { id: resultId, toolCallId, content, ...(error !== undefined && { error }) });
   return callWithResult(call, messageId, { id: resultId, content, ...(error !== undefined && { error }) });
 }
 

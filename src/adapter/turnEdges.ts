@@ -1,6 +1,34 @@
 import type { Message } from "@ag-ui/core";
 import type { Conversation } from "../conversation";
-import { decisionResultContent, type PendingInterrupt } from "../hitl";
+import { decisionResultContent, type InterruptDecision, type PendingInterrupt } from "../hitl";
+
+/*
+ * Every write the adapter makes to a conversation outside the pipeline, at
+ * the edges of a turn: what the person sends, what the chat answers (a
+ * handler's result, a decision), and the pending interrupts a turn takes
+ * and may give back. While a run maps events, only `applyToConversation`
+ * writes.
+ */
+
+/** The person's message joins the history. */
+export function addUserMessage(conversation: Conversation, message: { id: string; content: string }): void {
+  conversation.upsertMessage({ ...message, role: "user" });
+}
+
+/** A frontend tool's result (with `error` when its handler threw), right after its call and the results already there. */
+export function addToolResult(conversation: Conversation, result: { id: string; toolCallId: string; content: string; error?: string }): void {
+  conversation.upsertMessage({ role: "tool", ...result });
+}
+
+/** A decision for a pending interrupt, replacing an earlier one. */
+export function decide(conversation: Conversation, interruptId: string, decision: InterruptDecision): void {
+  conversation.decideInterrupt(interruptId, decision);
+}
+
+/** The pending interrupts, with their decisions, which the turn now answers: none are pending after it. */
+export function takePending(conversation: Conversation): readonly PendingInterrupt[] {
+  return conversation.takePendingInterrupts();
+}
 
 /**
  * Gives each resumed (or cancelled) interrupt's tool call that is still
