@@ -311,5 +311,13 @@ describe("toolCallSteps", () => {
     });
   });
 
+  it("emits what its doc's marble shows", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("--S-----a---E-----R-----F-----|", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":"rxjs"}'), E: ev.toolEnd("t1"), R: result("t1", "3 hits"), F: ev.runFinished() }));
+      const kinds = source.pipe(toolCallSteps(), map((element) => ("kind" in element ? element.kind : element.type)));
+      expectObservable(kinds).toBe("--(oh)------(oh)--(oh)--(cF)--|", { o: "options", h: "history.message", c: "run.toolCalls", F: EventType.RUN_FINISHED });
+    });
+  });
+
   itFollowsTheOperatorContract(() => toolCallSteps(), ev.custom("x") as PipelineElement);
 });

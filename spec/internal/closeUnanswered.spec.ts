@@ -1,0 +1,88 @@
+import type { RunFinishedOutcome } from "@ag-ui/core";
+import type { CarbonChainOfThoughtStep } from "../../src/carbon";
+import type { PipelineElement } from "../../src/instructions";
+import { ChainOfThought } from "../../src/internal/chainOfThought";
+import {
+  AWAITING_ANSWER,
+  AWAITING_DECISION,
+  closedStep,
+  closeUnanswered,
+  failsWithoutResult,
+  fatesAtFinish,
+  NO_CLIENT_TOOL,
+  NO_TOOL_RESULT,
+  type Fate,
+} from "../../src/internal/closeUnanswered";
+import { ToolCallsInProgress } from "../../src/internal/toolCallsInProgress";
+
+const pending = (...pendingToolCallIds: string[]) => ({ type: "success", pendingToolCallIds }) as RunFinishedOutcome;
+const interrupt = (toolCallId: string) => ({ type: "interrupt", interrupts: [{ id: "i1", reason: "tool_approval", toolCallId }] }) as unknown as RunFinishedOutcome;
+const noneAsked = new Set<string>();
+
+describe("fatesAtFinish", () => {
+  it("hands over the calls the outcome names when no client tools are given, and fails the others without a result", () => {
+    const fateOf = fatesAtFinish(pending("t1"), { clientTools: undefined, asked: noneAsked });
+    expect([fateOf("t1", "paint"), fateOf("t2", "paint")]).toEqual<Fate[]>([{ status: "handedOver", byPerson: false }, { status: "failed", why: NO_TOOL_RESULT }]);
+    expect(fatesAtFinish(undefined, { clientTools: undefined, asked: noneAsked })("t1", "paint")).toEqual({ status: "failed", why: NO_TOOL_RESULT });
+  });
+
+  it("hands over a call of a client tool given, to the person for an asked tool, and fails a call named for a tool the client lacks", () => {
+    const fateOf = fatesAtFinish(pending("t3"), { clientTools: ["paint", "pick_color"], asked: new Set(["pick_color"]) });
+    expect([fateOf("t1", "paint"), fateOf("t2", "pick_color"), fateOf("t3", "launch"), fateOf("t4", "search")]).toEqual<Fate[]>([
+      { status: "handedOver", byPerson: false },
+      { status: "handedOver", byPerson: true },
+      { status: "failed", why: NO_CLIENT_TOOL },
+      { status: "failed", why: NO_TOOL_RESULT },
+    ]);
+  });
+
+  it("holds a call an interrupt names, even of a client tool", () => {
+    const fateOf = fatesAtFinish(interrupt("t1"), { clientTools: ["paint"], asked: new Set(["paint"]) });
+    expect([fateOf("t1", "paint"), fateOf("t2", "delete_files")]).toEqual<Fate[]>([{ status: "held" }, { status: "failed", why: NO_TOOL_RESULT }]);
+  });
+
+  it("fails every call of a run that broke off", () => {
+    expect(failsWithoutResult("t1", "paint")).toEqual({ status: "failed", why: NO_TOOL_RESULT });
+  });
+});
+
+describe("closedStep", () => {
+  const step: CarbonChainOfThoughtStep = { tool_name: "paint", status: "processing", request: { args: {} } };
+  it("shows each fate", () => {
+    expect(closedStep(step, { status: "held" })).toEqual({ ...step, description: AWAITING_DECISION });
+    expect(closedStep(step, { status: "handedOver", byPerson: true })).toEqual({ ...step, description: AWAITING_ANSWER });
+    expect(closedStep(step, { status: "handedOver", byPerson: false })).toEqual({ ...step, status: "success" });
+    expect(closedStep(step, { status: "failed", why: NO_CLIENT_TOOL })).toEqual({ ...step, status: "failure", response: { content: NO_CLIENT_TOOL } });
+  });
+});
+
+describe("closeUnanswered", () => {
+  function run() {
+    const sent: PipelineElement[] = [];
+    const send = (element: PipelineElement) => sent.push(element);
+    const chain = new ChainOfThought(send);
+    const calls = new ToolCallsInProgress(send);
+    for (const [toolCallId, name] of [["t1", "paint"], ["t2", "search"], ["t3", "fetch"]] as const) calls.start(toolCallId, name, "a1", chain.add({ tool_name: name, status: "processing" }));
+    calls.answer("t3");
+    sent.length = 0;
+    return { sent, chain, calls, send };
+  }
+
+  it("closes the unanswered calls as their fates say: the chain sent once, then the results of those that failed", () => {
+    const { sent, chain, calls, send } = run();
+    closeUnanswered(calls, chain, fatesAtFinish(pending("t1"), { clientTools: undefined, asked: noneAsked }), send);
+    expect(sent).toEqual([
+      { kind: "options", options: { chain_of_thought: [{ tool_name: "paint", status: "success" }, { tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } }, { tool_name: "fetch", status: "processing" }] } },
+      { kind: "history.message", message: { id: "t2-no-result", role: "tool", toolCallId: "t2", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } },
+    ]);
+    expect(calls.ofRun().map((call) => [call.toolCallId, call.status])).toEqual([["t1", "handedOver"], ["t2", "failed"], ["t3", "answered"]]);
+  });
+
+  it("sends nothing once every call is closed", () => {
+    const { sent, chain, calls, send } = run();
+    closeUnanswered(calls, chain, failsWithoutResult, send);
+    sent.length = 0;
+    closeUnanswered(calls, chain, failsWithoutResult, send);
+    expect(sent).toEqual([]);
+  });
+});

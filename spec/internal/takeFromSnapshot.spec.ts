@@ -1,0 +1,76 @@
+import type { Message } from "@ag-ui/core";
+import type { CarbonChainOfThoughtStep } from "../../src/carbon";
+import type { PipelineElement } from "../../src/instructions";
+import { ChainOfThought } from "../../src/internal/chainOfThought";
+import { sameArguments, takeFromSnapshot } from "../../src/internal/takeFromSnapshot";
+import { ToolCallsInProgress } from "../../src/internal/toolCallsInProgress";
+
+const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
+
+/** A run that streamed `search` (t1) with `{"q":"a"}`, ended, and `fetch` (t2), still open. */
+function streamed() {
+  const sent: PipelineElement[] = [];
+  const send = (element: PipelineElement) => sent.push(element);
+  const chain = new ChainOfThought(send);
+  const calls = new ToolCallsInProgress(send);
+  calls.start("t1", "search", "a1", chain.add({ tool_name: "search", status: "processing" }));
+  calls.appendArguments("t1", '{"q":"a"}');
+  chain.set(0, { tool_name: "search", status: "processing", request: { args: { q: "a" } } });
+  calls.end("t1", calls.get("t1")!);
+  calls.start("t2", "fetch", "a1", chain.add({ tool_name: "fetch", status: "processing" }));
+  sent.length = 0;
+  const chains = () => sent.flatMap((element) => ("kind" in element && element.kind === "options" ? [element.options.chain_of_thought!] : []));
+  return { sent, chain, calls, chains };
+}
+
+describe("takeFromSnapshot", () => {
+  it("takes the arguments and the calls the events got wrong, sending the chain once, and gives the new calls", () => {
+    const { sent, chain, calls, chains } = streamed();
+    const messages = [
+      { id: "u1", role: "user", content: "hi" },
+      { id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"b"}'), call("t2", "fetch", '{"url":"x"}'), call("t3", "read", '{"path":"p"}'), call("t4", "list", "{}")] },
+      { id: "a9", role: "assistant", toolCalls: [call("t9", "unrelated", "{}")] },
+      { id: "r3", role: "tool", toolCallId: "t3", content: "text" },
+      { id: "r3b", role: "tool", toolCallId: "t3", content: "later" },
+    ] as Message[];
+    const found = takeFromSnapshot(messages, calls, chain);
+    expect(found).toEqual([
+      { toolCallId: "t3", name: "read", args: { path: "p" }, parentMessageId: "a1" },
+      { toolCallId: "t4", name: "list", args: {}, parentMessageId: "a1" },
+    ]);
+    expect(chains()).toEqual<CarbonChainOfThoughtStep[][]>([
+      [
+        { tool_name: "search", status: "processing", request: { args: { q: "b" } } },
+        { tool_name: "fetch", status: "processing" },
+        { tool_name: "read", request: { args: { path: "p" } }, response: { content: "text" }, status: "success" },
+        { tool_name: "list", request: { args: {} }, status: "processing" },
+      ],
+    ]);
+    expect(sent).toHaveLength(1);
+    expect(calls.get("t1")!.arguments.toString()).toBe('{"q":"b"}');
+    expect(calls.get("t2")!.arguments.toString()).toBe("");
+    expect([calls.get("t3")!.status, calls.get("t4")!.status, calls.has("t9")]).toEqual(["answered", "open", false]);
+    expect(calls.isOpen("t4")).toBe(false);
+  });
+
+  it("marks a call whose result in the snapshot carries an error as a failure", () => {
+    const { chain, calls, chains } = streamed();
+    takeFromSnapshot([{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"a"}'), call("t3", "read", "{}")] }, { id: "r3", role: "tool", toolCallId: "t3", content: "", error: "denied" }] as Message[], calls, chain);
+    expect(chains().at(-1)?.[2]?.status).toBe("failure");
+  });
+
+  it("changes and sends nothing when the snapshot has the calls as they were streamed", () => {
+    const { sent, chain, calls } = streamed();
+    expect(takeFromSnapshot([{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{ "q": "a" }')] }] as Message[], calls, chain)).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("sameArguments", () => {
+  it("compares the JSON, however it is spaced, and other text as it is", () => {
+    expect(sameArguments('{"q":"a"}', '{ "q": "a" }')).toBe(true);
+    expect(sameArguments('{"q":"a"}', '{"q":"b"}')).toBe(false);
+    expect(sameArguments("ls -la", "ls -la")).toBe(true);
+    expect(sameArguments("", "{}")).toBe(true);
+  });
+});
