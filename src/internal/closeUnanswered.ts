@@ -44,17 +44,20 @@ export interface ClientTools {
 
 /**
  * The fates of the unanswered calls of a run that finished with `outcome`,
- * the one place they are decided: a call an interrupt names is held; a call
- * the outcome names (`pendingToolCallIds`), or of one of `clientTools` when
- * they are given, is handed over, to the person for one of the `asked` tools;
+ * the one place they are decided: a call an interrupt names is held; on a
+ * successful run, a call the outcome names (`pendingToolCallIds`), or of one
+ * of `clientTools` when they are given, is handed over, to the person for one of the `asked` tools;
  * a call the outcome names for a tool not among the `clientTools` given fails
  * with NO_CLIENT_TOOL, any other with NO_TOOL_RESULT.
  */
 export function fatesAtFinish(outcome: RunFinishedOutcome | undefined, { clientTools, asked }: ClientTools): FateOf {
   const pending = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : []);
   const held = new Set(outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
+  // Only a successful run waits on the client: after an interrupt or a cancellation, nobody answers its other calls.
+  const handsOver = outcome === undefined || outcome.type === "success";
   return (toolCallId, name) => {
     if (held.has(toolCallId)) return HELD;
+    if (!handsOver) return WITHOUT_RESULT;
     if (clientTools === undefined ? pending.has(toolCallId) : clientTools.includes(name)) return asked.has(name) ? TO_PERSON : TO_CLIENT;
     return clientTools !== undefined && pending.has(toolCallId) ? WITHOUT_CLIENT_TOOL : WITHOUT_RESULT;
   };

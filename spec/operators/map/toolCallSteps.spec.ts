@@ -189,6 +189,22 @@ describe("toolCallSteps", () => {
     });
   });
 
+  it("hands nothing over on a run that ends on an interrupt or is cancelled: a client tool's call the interrupts do not hold fails, with its result", () => {
+    for (const finished of [ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] } }), ev.runFinished({ outcome: { type: "cancelled" } })]) {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S----E----F----|", elements({ S: start("t1", "pick_color"), E: ev.toolEnd("t1"), F: finished }));
+        expectObservable(source.pipe(steps({ clientTools: ["pick_color"], askedTools: [{ name: "pick_color" }] }))).toBe("-(sh)-(eh)-(fgF)|", {
+          s: chain({ tool_name: "pick_color", status: "processing" }),
+          e: chain({ tool_name: "pick_color", status: "processing", request: { args: {} } }),
+          h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "pick_color", "")] } },
+          f: chain({ tool_name: "pick_color", status: "failure", request: { args: {} }, response: { content: NO_TOOL_RESULT } }),
+          g: { kind: "history.message", message: { id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } },
+          F: finished as PipelineElement,
+        });
+      });
+    }
+  });
+
   it("goes on with a call that ended when a START reopens it, calling onToolCall once", () => {
     const seen: AgUiToolCall[] = [];
     const argumentsOf = (element: PipelineElement) =>
@@ -229,7 +245,7 @@ describe("toolCallSteps", () => {
     });
   });
 
-  it("tells, just before each RUN_FINISHED, what became of every call of the run: answered, handed over, held by an interrupt or failed", () => {
+  it("tells, just before each RUN_FINISHED, what became of every call of the run: answered, held by an interrupt or failed", () => {
     const start = (toolCallId: string, toolCallName: string) => ({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName, parentMessageId: "m1" }) as BaseEvent as PipelineElement;
     const end = (toolCallId: string) => ({ type: EventType.TOOL_CALL_END, toolCallId }) as BaseEvent as PipelineElement;
     const result = { type: EventType.TOOL_CALL_RESULT, messageId: "r1", toolCallId: "t1", content: "sunny" } as BaseEvent as PipelineElement;
@@ -241,7 +257,8 @@ describe("toolCallSteps", () => {
         .pipe(toolCallSteps({ clientTools: ["paint"] }))
         .subscribe((element) => "kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls.map((call) => [call.toolCallId, call.status])));
     });
-    expect(seen).toEqual([[["t1", "answered"], ["t2", "handedOver"], ["t3", "failed"], ["t4", "held"]]]);
+    // A run that ends on an interrupt hands nothing over: the client tool's call t2 fails too.
+    expect(seen).toEqual([[["t1", "answered"], ["t2", "failed"], ["t3", "failed"], ["t4", "held"]]]);
   });
 
   it("takes the calls of the run's messages from a MESSAGES_SNAPSHOT where the events got them wrong: a call streamed into another (@ag-ui/langgraph), a call never streamed", () => {

@@ -53,8 +53,9 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  *
  * No step is left processing once the run has ended, but for a call that
  * waits for a person. At RUN_FINISHED a call still without a result is:
- * - handed over when the run's outcome names it (`pendingToolCallIds`) or it
- *   calls one of `clientTools`: its answer comes with the run that follows.
+ * - handed over, on a successful run, when its outcome names it
+ *   (`pendingToolCallIds`) or it calls one of `clientTools`: its answer comes
+ *   with the run that follows.
  *   Its step shows `"success"` (the call was made; the client answers it at
  *   once), or, for one of `askedTools`, stays processing, described as
  *   waiting for the person's answer;
