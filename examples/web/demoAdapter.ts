@@ -1,9 +1,10 @@
 import { AgUiSnapshotError, AgUiStoreError, AgUiThreadSavedElsewhereError, CarbonAgUiAdapter, createSseRunner, indexedDbStore } from "carbon-agui-rx";
+import { SCHEDULE_MEETING } from "./meetingTool";
 
 /**
  * The adapter both demo pages use: the page's agent, merging per `?coalesce=`, the demo agent's way of asking for
- * details, and conversations kept in IndexedDB (unless `?persist=off`) under the thread id in the page's URL
- * (`?thread=`), which follows the adapter's thread. `notify` shows what the person should know about storage.
+ * details, a tool the person answers (`schedule_meeting`), and conversations kept in IndexedDB (unless
+ * `?persist=off`) under the thread id in the page's URL (`?thread=`), which follows the adapter's thread. `notify` shows what the person should know about storage.
  */
 export function demoAdapter(notify: (text: string) => void = () => undefined): CarbonAgUiAdapter {
   const params = new URLSearchParams(location.search);
@@ -19,6 +20,8 @@ export function demoAdapter(notify: (text: string) => void = () => undefined): C
       const { phase, ask } = (state ?? {}) as { phase?: string; ask?: string };
       return phase === "needs_detail" ? { ...(ask !== undefined && { question: ask }) } : false;
     },
+    // Declared without a handler: a call of it is the person's to answer, on a decision card checked against its schema.
+    tools: [SCHEDULE_MEETING],
     ...(threadId && { threadId }),
     ...(params.get("persist") !== "off" && { persistence: { store: indexedDbStore() } }),
     onError: (error) => {

@@ -52,7 +52,7 @@ chat.homescreen = {
   greeting: "Hi! I'm a scripted AG-UI agent. Try one of these, or ask me for a story, a long answer, or to fail.",
   starters: {
     isOn: true,
-    buttons: ["What's the weather in Oslo?", "Please delete my old files", "E-mail ops that the deploy finished", "Book a table"].map((label) => ({ label })),
+    buttons: ["What's the weather in Oslo?", "Please delete my old files", "E-mail ops that the deploy finished", "Book a table", "Book a meeting with Ana tomorrow at 10"].map((label) => ({ label })),
   },
 };
 /**

@@ -10,6 +10,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { scriptedAgentWithTools } from "../scripted-conversation";
+import { withMeetings } from "./meetingAgent";
 
 export interface WebDemo {
   /** The page. */
@@ -62,10 +63,11 @@ const reactPage = (agentUrl: string) => `<!doctype html>
 export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<WebDemo> {
   const encoder = new EventEncoder();
   // The testing kit's scripted agent, speaking real SSE through the protocol's own encoder.
-  // Behind the agent, the reference tool server, called as a backend would: through ToolClient.
+  // Behind the agent, the reference tool server, called as a backend would: through ToolClient. In front of it, the
+  // meetings: a call of `schedule_meeting`, the page's tool the person answers.
   const toolServer = agentUrl ? undefined : await startToolServer();
   const tools = toolServer && new ToolClient({ baseUrl: toolServer.url, token: "alice-token" });
-  const agent = tools ? await serveScriptedAgent(scriptedAgentWithTools(tools), { encode: (event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]) }) : undefined;
+  const agent = tools ? await serveScriptedAgent(withMeetings(scriptedAgentWithTools(tools)), { encode: (event) => encoder.encodeSSE(event as Parameters<EventEncoder["encodeSSE"]>[0]) }) : undefined;
   const endpoint = agentUrl ?? agent!.url;
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
