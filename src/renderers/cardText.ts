@@ -41,7 +41,7 @@ export const DECISION_CARD_TEXT: DecisionCardText = {
   argumentsCode: "Arguments",
   argumentsEditor: "Arguments (JSON)",
   notJson: (error) => `The arguments are not valid JSON: ${error}`,
-  doesNotFit: (errors) => `The arguments do not fit: ${errors.join("; ")}`,
+  doesNotFit: (errors) => `The arguments do not fit: ${errors.join("; ")}.`,
   sending: "Sending your answer…",
   expired: "This request has expired, so it can only be rejected.",
   cancelled: "Not answered: a message sent instead cancelled this request.",
