@@ -132,6 +132,8 @@ describe("renderDecisionCards", () => {
     buttonFor("send").click();
     await waitUntil(() => text(".cagr-card-status") === "Approved with your changes.");
     expect(inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "resolved", payload: { approved: true, args: { to: "bob@example.com" } } }]);
+    // The answered card shows what was sent.
+    expect(JSON.parse(text(".cagr-card-code"))).toEqual({ to: "bob@example.com" });
   });
 
   it("puts the edited arguments back when editing is cancelled", async () => {

@@ -64,6 +64,8 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
 
   const answer = (decision: InterruptDecision) => {
     problem.textContent = "";
+    // The card shows what was sent: the edited arguments once they go.
+    if (decision.type === "edit") card.code.textContent = JSON.stringify(decision.args, null, 2);
     dispatch({ type: "send", decision: decision.type });
     adapter.respondToInterrupt(decision, instance, {}, interruptId).then(
       () => dispatch({ type: "sent", decision: decision.type }),
