@@ -28,11 +28,12 @@ export interface ClarificationData {
 
 /**
  * A person's answer to an interrupt: approve, approve with edited arguments,
- * reject, or answer with a value of the app's own (`answer`: the payload a
- * `responseSchema` asks for, or the result of a tool the app declared
- * without a handler, see `respondToToolCall`).
+ * reject (with a `reason`, which a tool server's approval keeps), or answer
+ * with a value of the app's own (`answer`: the payload a `responseSchema`
+ * asks for, or the result of a tool the app declared without a handler, see
+ * `respondToToolCall`).
  */
-export type InterruptDecision = { type: "approve" } | { type: "edit"; args: unknown } | { type: "reject" } | { type: "answer"; result: unknown };
+export type InterruptDecision = { type: "approve" } | { type: "edit"; args: unknown } | { type: "reject"; reason?: string } | { type: "answer"; result: unknown };
 
 /** The `reason` of the interrupt the adapter makes for a call of a tool the app declared without a handler: the person answers it. */
 export const CLIENT_TOOL_REASON = "client_tool";
@@ -46,6 +47,50 @@ export const CLIENT_TOOL_REASON = "client_tool";
  */
 export function clientToolInterrupt(toolCallId: string, tool: Tool): Interrupt {
   return { id: `client-tool-${toolCallId}`, reason: CLIENT_TOOL_REASON, toolCallId, message: tool.description || `Answer ${tool.name}`, responseSchema: tool.parameters };
+}
+
+/** The `reason` of the interrupt that holds a call waiting for a tool server's approval. */
+export const TOOL_SERVER_APPROVAL_REASON = "tool_server_approval";
+
+/** The approval id of a tool result that says the call waits for a reviewer: `{ "pending_approval": "apr_…" }`, as `ToolClient`'s framework adapters return it. */
+export function pendingApprovalOf(content: unknown): string | undefined {
+  if (typeof content !== "string" || !content.includes("pending_approval")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(content);
+    const id = typeof parsed === "object" && parsed !== null ? (parsed as { pending_approval?: unknown }).pending_approval : undefined;
+    return typeof id === "string" && id !== "" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The interrupt that holds a call waiting for a tool server's approval:
+ * answered like any decision card, its answer goes to the tool server
+ * (`ToolClient.decide`), whose answer becomes the call's result, and the
+ * agent goes on in a run that carries it. The card checks edited arguments
+ * against the tool's `inputSchema` when the adapter knows it.
+ */
+export function toolServerApprovalInterrupt(call: { toolCallId: string; name: string }, approvalId: string, inputSchema?: object): Interrupt {
+  return {
+    id: `approval-${approvalId}`,
+    reason: TOOL_SERVER_APPROVAL_REASON,
+    toolCallId: call.toolCallId,
+    message: `Allow ${call.name}? The tool server waits for a reviewer.`,
+    ...(inputSchema && { responseSchema: inputSchema }),
+    metadata: { approvalId, tool: call.name },
+  };
+}
+
+/** The tool server's approval id an interrupt holds (`toolServerApprovalInterrupt`), if it is one. */
+export function approvalIdOf(interrupt: Interrupt): string | undefined {
+  const metadata = interrupt.metadata as { approvalId?: unknown } | undefined;
+  return interrupt.reason === TOOL_SERVER_APPROVAL_REASON && typeof metadata?.approvalId === "string" ? metadata.approvalId : undefined;
+}
+
+/** Whether the chat answers this interrupt itself (a tool without a handler, a tool server's approval) rather than the agent in a resume. */
+export function isAnsweredByChat(interrupt: Interrupt): boolean {
+  return isClientToolInterrupt(interrupt) || approvalIdOf(interrupt) !== undefined;
 }
 
 /** Whether the adapter made this interrupt for a tool call (`clientToolInterrupt`), rather than the agent. */

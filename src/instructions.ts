@@ -129,10 +129,13 @@ export interface RunToolCall {
   /**
    * `answered`: it has a result. `handedOver`: the run's outcome names it, or
    * it calls a client tool: the client answers it, and the answer comes with
-   * the next run. `held`: an interrupt holds it; the decision answers it.
+   * the next run. `held`: an interrupt holds it, or a tool server's approval
+   * (`approvalId`); the decision answers it.
    * `failed`: it ended without a result.
    */
   status: "answered" | "handedOver" | "held" | "failed";
+  /** The tool server's approval that holds the call (its result was `{ "pending_approval": … }`). */
+  approvalId?: string;
 }
 
 /**

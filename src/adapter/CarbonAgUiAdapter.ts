@@ -2,7 +2,7 @@ import { filter, skip, Subscription } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import type { Conversation } from "../conversation";
 import { AgUiInterruptError, CarbonAgUiError } from "../errors";
-import { isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
+import { approvalIdOf, isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
 import type { Turn } from "../internal/turn";
 import { CarbonEvents } from "./carbonEvents";
 import { ErrorPolicy } from "./errorPolicy";
@@ -156,7 +156,9 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const turn = this.beginTurn(instance, [signal]);
     const message = { id: request.id ?? randomId(), content: request.input.text ?? "" };
     const play = () => {
-      if (!turn.ended) this.persisted?.noteRequest(turn.conversation, message.id, message.content, turn.conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
+      this.options.toolSchemas?.load();
+      const cancelled = turn.conversation.pendingInterrupts.filter((entry) => approvalIdOf(entry.interrupt) === undefined).map((entry) => entry.interrupt.id);
+      if (!turn.ended) this.persisted?.noteRequest(turn.conversation, message.id, message.content, cancelled);
       return playMessage(turn, message, request.id, this.options, this.errors.describeError);
     };
     return this.errors.settle(this.saved(turn, this.turns.play(turn, play)), "unshown");

@@ -7,6 +7,8 @@ import { frameScheduler } from "../internal/frameScheduler";
 import type { Conversation } from "../conversation";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { itemOptionsOf } from "../operators/map/carbonItems";
+import { asCarbonAgUiError } from "../errors";
+import { ToolSchemas, type ToolServerApprovals } from "./approvals";
 import type { PersistenceOptions } from "../persistence/threadStore";
 import type { RunAgent } from "../runners/runAgent";
 
@@ -92,6 +94,16 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    * goes on. See docs/persistence.md.
    */
   persistence?: PersistenceOptions;
+  /**
+   * The tool server the agent's tools run on (`new ToolClient(…)` from
+   * `carbon-agui-rx/tool-client`, with a reviewer's token). A tool result
+   * `{ "pending_approval": "apr_…" }` (what its framework adapters return for
+   * a tool that needs approval) then holds its call: its step waits, and a
+   * decision card asks. Its answer goes to the tool server (`decide`), whose
+   * answer becomes the call's result, and the agent goes on in a run that
+   * carries it. See docs/approvals.md.
+   */
+  toolClient?: ToolServerApprovals;
 }
 
 /** An AG-UI tool, with a `handler` when the browser runs it. */
@@ -113,6 +125,9 @@ export interface RunPipelineParts {
 export interface ResolvedOptions {
   run: RunAgent;
   handledTools: readonly FrontendTool[];
+  /** The tool server whose approvals the chat decides, and its tools' input schemas. */
+  toolClient: ToolServerApprovals | undefined;
+  toolSchemas: ToolSchemas | undefined;
   /** The tools the person answers: declared without a handler. */
   askedTools: readonly Tool[];
   maxFrontendToolRounds: number;
@@ -145,11 +160,14 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
   // Calls of the tools the run was given are handed to the browser when the run ends without their results.
   const clientTools = tools.map((tool) => tool.name);
   const sent = tools.map(({ handler: _handler, ...tool }) => tool);
+  const toolSchemas = options.toolClient && new ToolSchemas(options.toolClient, (error) => options.onWarning?.(asCarbonAgUiError(error)));
   const askedTools = sent.filter((_tool, at) => !tools[at]!.handler);
   return {
     run,
     handledTools: tools.filter((tool) => tool.handler),
     askedTools,
+    toolClient: options.toolClient,
+    toolSchemas,
     maxFrontendToolRounds,
     scheduler,
     runFields: { tools: sent, context, forwardedProps },
@@ -171,6 +189,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
       coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? scheduler, renderCost: ownCoalesce.renderCost ?? renderCost },
       clientTools,
       askedTools,
+      ...(toolSchemas && { approvals: { inputSchemas: toolSchemas.byName } }),
       describeError: describe,
     }),
   };

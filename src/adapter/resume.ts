@@ -1,8 +1,9 @@
 import { CancellationReason } from "../carbon";
 import { AgUiEmptyRunError, AgUiInterruptError } from "../errors";
-import { isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../hitl";
+import { approvalIdOf, isAnsweredByChat, isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../hitl";
 import type { Turn } from "../internal/turn";
-import { recordDecisionResults, takePending, withdrawDecisions } from "./turnEdges";
+import { decideApprovals } from "./approvals";
+import { recordDecisionResults, settleToolResult, takePending, withdrawDecisions } from "./turnEdges";
 import type { ResolvedOptions } from "./options";
 import { callWithResult, turnRuns } from "./turnRuns";
 import { runInput } from "./runInput";
@@ -34,6 +35,9 @@ export function decisionTarget(pending: readonly PendingInterrupt[], interruptId
  * answers (`isClientToolInterrupt`) are those calls' results in the history;
  * when only such answers go, the run carries the history instead, with no
  * `resume` (the agent asked for none), and shows the answered calls first.
+ * A tool server's approvals are decided there first (`decideApprovals`): its
+ * answers settle the calls' results, and cannot be taken back; an approval
+ * it did not take fails the turn before any run, pending again.
  *
  * A resume that fails before its first event (it threw, it was stopped
  * first, it completed empty) puts the interrupts and their decisions back,
@@ -50,16 +54,24 @@ export async function resume(turn: Turn, options: ResolvedOptions, describeError
     if (threadGone()) return { how: "stopped", began: false };
     return { how: "failed", began: false, error: new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled") };
   }
-  const agents = answered.filter(({ interrupt }) => !isClientToolInterrupt(interrupt));
+  const agents = answered.filter(({ interrupt }) => !isAnsweredByChat(interrupt));
+  const approvals = answered.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
+  const decided = approvals.length > 0 && options.toolClient ? await decideApprovals(options.toolClient, approvals, turn.signal) : { results: [], notTaken: approvals };
+  const settled = decided.results.map(({ toolCallId, content }) => settleToolResult(conversation, toolCallId, content));
+  const withdrawable = answered.filter(({ interrupt }) => approvalIdOf(interrupt) === undefined);
   const results = recordDecisionResults(conversation, answered.filter(({ interrupt }) => isClientToolInterrupt(interrupt)));
+  if (decided.notTaken.length > 0) {
+    withdrawDecisions(conversation, [...withdrawable, ...decided.notTaken], results);
+    return { how: "failed", began: false, error: decided.error ?? new AgUiInterruptError("No tool server to decide the approval: give the adapter a toolClient") };
+  }
   const request =
     agents.length > 0
       ? { input: runInput(conversation, options.runFields, [], agents.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" }))) }
-      : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: results.flatMap((id) => shownWithResult(turn, id)) };
+      : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: [...settled, ...results].flatMap((id) => shownWithResult(turn, id)) };
   const outcome = await outcomeOf(turnRuns(turn, request, options, describeError), () => turn.ended);
   if (outcome.began) recordDecisionResults(conversation, agents);
-  // Into the turn's own conversation: after a reset, nobody reads it.
-  if (!outcome.began && (outcome.how === "failed" || !threadGone())) withdrawDecisions(conversation, answered, results);
+  // Into the turn's own conversation: after a reset, nobody reads it. The tool server's answers stay: they happened.
+  if (!outcome.began && (outcome.how === "failed" || !threadGone())) withdrawDecisions(conversation, withdrawable, results);
   // A resume that ended before any event is the decision not taken, as the card should say.
   if (outcome.how === "failed") return outcome.error instanceof AgUiEmptyRunError ? { ...outcome, error: new AgUiInterruptError(outcome.error.message) } : outcome;
   if (outcome.began || threadGone()) return outcome;

@@ -1,6 +1,6 @@
 import type { Message, ResumeEntry, RunAgentInput } from "@ag-ui/core";
 import type { Conversation } from "../conversation";
-import { isClientToolInterrupt, toResumeEntry } from "../hitl";
+import { approvalIdOf, isClientToolInterrupt, toResumeEntry } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { ResolvedOptions } from "./options";
 import { addUserMessage, recordDecisionResults, takePending, withdrawDecisions } from "./turnEdges";
@@ -38,7 +38,11 @@ export interface Cancellation {
  * their results go with the message. Undefined when no run is needed.
  */
 export function cancellation(conversation: Conversation, fields: ResolvedOptions["runFields"]): Cancellation | undefined {
-  const taken = takePending(conversation);
+  const all = takePending(conversation);
+  // A tool server's approval is no question to the agent: it stays for its reviewer, answerable after the message too.
+  const waitingForReviewer = all.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
+  if (waitingForReviewer.length > 0) withdrawDecisions(conversation, waitingForReviewer, []);
+  const taken = all.filter(({ interrupt }) => approvalIdOf(interrupt) === undefined);
   if (taken.length === 0) return undefined;
   const cancelled = taken.map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
   const [asked, agents] = [cancelled.filter(({ interrupt }) => isClientToolInterrupt(interrupt)), cancelled.filter(({ interrupt }) => !isClientToolInterrupt(interrupt))];

@@ -20,6 +20,14 @@ export function addToolResult(conversation: Conversation, result: { id: string; 
   conversation.upsertMessage({ role: "tool", ...result });
 }
 
+/** The result of a call whose result so far said it waits (a tool server's approval): the same message, with the answer. */
+export function settleToolResult(conversation: Conversation, toolCallId: string, content: string): string {
+  const waiting = conversation.messages.find((message) => message.role === "tool" && message.toolCallId === toolCallId);
+  const id = waiting?.id ?? `${toolCallId}-approval`;
+  conversation.upsertMessage({ id, role: "tool", toolCallId, content });
+  return id;
+}
+
 /** A decision for a pending interrupt, replacing an earlier one. */
 export function decide(conversation: Conversation, interruptId: string, decision: InterruptDecision): void {
   conversation.decideInterrupt(interruptId, decision);

@@ -13,6 +13,9 @@ export const AWAITING_DECISION = "Waiting for a decision";
 /** The description of the step of a call the person answers (a client tool without a handler). */
 export const AWAITING_ANSWER = "Waiting for your answer";
 
+/** The description of the step of a call a tool server's approval holds. */
+export const AWAITING_APPROVAL = "Waiting for approval";
+
 /** The result recorded for a call the run's outcome hands to the client, which has no tool of that name. */
 export const NO_CLIENT_TOOL = "The agent handed this call to the chat, which has no tool of that name";
 

@@ -21,6 +21,8 @@ export interface CallInProgress {
   step: number;
   /** What became of it; `open` while it waits for its result. */
   status: RunToolCall["status"] | "open";
+  /** The tool server's approval its result says it waits for. */
+  approvalId?: string;
 }
 
 /**
@@ -80,10 +82,11 @@ export class ToolCallsInProgress {
     this.remember(toolCallId, call, call.arguments.toString());
   }
 
-  /** Marks the call answered (it has a result); returns it, if known. */
-  answer(toolCallId: string): CallInProgress | undefined {
+  /** Marks the call answered (it has a result), or held when the result says a tool server's approval holds it; returns it, if known. */
+  answer(toolCallId: string, approvalId?: string): CallInProgress | undefined {
     const call = this.calls.get(toolCallId);
-    if (call) call.status = "answered";
+    if (call) call.status = approvalId === undefined ? "answered" : "held";
+    if (call && approvalId !== undefined) call.approvalId = approvalId;
     return call;
   }
 
@@ -105,7 +108,7 @@ export class ToolCallsInProgress {
   ofRun(): RunToolCall[] {
     const calls: RunToolCall[] = [];
     for (const [toolCallId, call] of this.calls) {
-      if (call.status !== "open") calls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), status: call.status });
+      if (call.status !== "open") calls.push({ toolCallId, name: call.name, arguments: call.arguments.toString(), status: call.status, ...(call.approvalId !== undefined && { approvalId: call.approvalId }) });
     }
     return calls;
   }

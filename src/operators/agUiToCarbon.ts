@@ -29,7 +29,7 @@ export interface AgUiToCarbonOptions
   extends ToStreamChunksOptions,
     ValidateEventsOptions,
     ApplyToConversationOptions,
-    ToolCallStepsOptions,
+    Omit<ToolCallStepsOptions, "askedTools" | "approvals">,
     RunOutcomeOptions,
     Partial<ClarificationOptions> {
   /**
@@ -38,6 +38,14 @@ export interface AgUiToCarbonOptions
    * decision card for it (see `toolCallSteps()`, `interruptCards()`).
    */
   askedTools?: readonly Tool[];
+  /**
+   * Take a tool result `{ "pending_approval": "apr_…" }` (a tool server's
+   * reviewer decides) as holding its call: its step waits, and the run ends
+   * with a decision card for it (see `toolCallSteps()`, `interruptCards()`);
+   * `inputSchemas`, the tools' input schemas by name, check an edit. The
+   * adapter sets it when given a `toolClient`.
+   */
+  approvals?: { inputSchemas?: ReadonlyMap<string, object> };
   /** Check each event against its AG-UI schema, skipping invalid ones (see `validateEvents()`). Default `true`. */
   validate?: boolean;
   /**
@@ -134,7 +142,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
  * adapter and the fused runtime's property spec compose them).
  */
 export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation, keep: (instruction: CarbonInstruction) => boolean = () => false): OperatorFunction<unknown, unknown>[] {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onToolCall, clientTools, askedTools, onActivity, onRunFinished, detectClarification, onClarification, html = false, record } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onToolCall, clientTools, askedTools, approvals, onActivity, onRunFinished, detectClarification, onClarification, html = false, record } =
     options;
   const itemOptions = itemOptionsOf(options);
   const history = conversation.messages;
@@ -156,12 +164,12 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     activities(),
     textMessages(),
     reasoningSteps(),
-    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }) }),
+    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }), ...(approvals && { approvals: true }) }),
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
     // end of run
     legacyInterrupt(onWarning ? { onWarning } : {}),
-    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id), ...(askedTools && { askedTools }) }),
+    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id), ...(askedTools && { askedTools }), ...(approvals && { approvals }) }),
     ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     // record and render

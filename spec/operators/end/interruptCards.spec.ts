@@ -123,6 +123,21 @@ describe("interruptCards", () => {
     });
   });
 
+  it("with approvals, ends a run with a card for each call a tool server's approval holds, after the agent's own interrupts", () => {
+    const schema = { type: "object", required: ["to"] };
+    const approval = { id: "approval-apr_1", reason: "tool_server_approval", toolCallId: "t5", message: "Allow send_email? The tool server waits for a reviewer.", responseSchema: schema, metadata: { approvalId: "apr_1", tool: "send_email" } };
+    testScheduler().run(({ cold, expectObservable }) => {
+      const calls = { kind: "run.toolCalls", calls: [{ toolCallId: "t5", name: "send_email", arguments: '{"to":"ops"}', status: "held", approvalId: "apr_1" }] } as PipelineElement;
+      const finished = ev.runFinished() as PipelineElement;
+      expectObservable(cold("-c-f-----|", { c: calls, f: finished }).pipe(interruptCards({ approvals: { inputSchemas: new Map([["send_email", schema]]) } }))).toBe("-c-(apf)-|", {
+        c: calls,
+        a: card({ kind: "interrupt", interruptId: "approval-apr_1", reason: "tool_server_approval", message: approval.message, toolCallId: "t5", action: "send_email", args: { to: "ops" }, responseSchema: schema }),
+        p: { kind: "interrupts.pending", interrupts: [approval] },
+        f: finished,
+      });
+    });
+  });
+
   it("adds later interrupts after unanswered ones and ignores a repeated id", () => {
     const conversation = new Conversation();
     testScheduler().run(({ cold, expectObservable }) => {

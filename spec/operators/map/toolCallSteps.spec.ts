@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { filter, map, pipe } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../../src/carbon";
 import type { PipelineElement } from "../../../src/instructions";
-import { AWAITING_ANSWER, AWAITING_DECISION, NO_CLIENT_TOOL, NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
+import { AWAITING_ANSWER, AWAITING_APPROVAL, AWAITING_DECISION, NO_CLIENT_TOOL, NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
 import { ev, instr } from "../../support/builders";
 import { testScheduler } from "../../support/marbles";
 import { itFollowsTheOperatorContract } from "../../support/operatorContract";
@@ -203,6 +203,24 @@ describe("toolCallSteps", () => {
         });
       });
     }
+  });
+
+  it("with approvals, takes a result that says a tool server's reviewer decides as holding the call: its step waits for approval, run.toolCalls names the approval", () => {
+    const pending = result("t1", '{"pending_approval":"apr_1"}');
+    const seen: unknown[] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E----R----F----|", elements({ S: start("t1", "send_email"), E: ev.toolEnd("t1"), R: pending, F: ev.runFinished() }));
+      const stepped = source.pipe(toolCallSteps({ approvals: true }), filter((element: PipelineElement) => !("kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls))));
+      expectObservable(stepped).toBe("-(sh)-(eh)-(wr)-F----|", {
+        s: chain({ tool_name: "send_email", status: "processing" }),
+        e: chain({ tool_name: "send_email", status: "processing", request: { args: {} } }),
+        h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "send_email", "")] } },
+        w: chain({ tool_name: "send_email", status: "processing", request: { args: {} }, description: AWAITING_APPROVAL }),
+        r: { kind: "history.message", message: { id: "r-t1", role: "tool", toolCallId: "t1", content: '{"pending_approval":"apr_1"}' } },
+        F: ev.runFinished() as PipelineElement,
+      });
+    });
+    expect(seen).toEqual([[{ toolCallId: "t1", name: "send_email", arguments: "", status: "held", approvalId: "apr_1" }]]);
   });
 
   it("goes on with a call that ended when a START reopens it, calling onToolCall once", () => {

@@ -1,6 +1,6 @@
 import { EventType, type Interrupt, type Message, type Tool, type ToolCall } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
-import { clientToolInterrupt, type InterruptDecisionData } from "../../hitl";
+import { clientToolInterrupt, toolServerApprovalInterrupt, type InterruptDecisionData } from "../../hitl";
 import { isEventOfType, type PipelineElement, type RunToolCall } from "../../instructions";
 import { createOperator } from "../fusion";
 import { findToolCall } from "../../internal/findToolCall";
@@ -18,6 +18,13 @@ export interface InterruptCardsOptions {
    * as for an interrupt (see `clientToolInterrupt`). Default: none.
    */
   askedTools?: readonly Tool[];
+  /**
+   * A run's calls that a tool server's approval holds (`run.toolCalls` names
+   * it: see `toolCallSteps`' `approvals`) end the run with a card for each, as
+   * for an interrupt (see `toolServerApprovalInterrupt`), after the agent's
+   * own; `inputSchemas`, the tools' input schemas by name, check an edit.
+   */
+  approvals?: { inputSchemas?: ReadonlyMap<string, object> };
 }
 
 /** A tool call as a card describes it. */
@@ -37,7 +44,8 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * An interrupt whose card still waits (`waiting`) gets no second one. A
  * successful RUN_FINISHED that hands over calls of `askedTools` (its
  * `run.toolCalls`) gets a card for each in the same way, the interrupt being
- * the adapter's own (`clientToolInterrupt`).
+ * the adapter's own (`clientToolInterrupt`); with `approvals`, so does each
+ * call a tool server's approval holds (`toolServerApprovalInterrupt`).
  * Mastra streams no events for the call it suspended: from its metadata, the
  * call joins the history (as an assistant message named after it), so the
  * result Mastra sends on resume answers a call the next run carries.
@@ -48,13 +56,15 @@ type KnownCall = Pick<RunToolCall, "name" | "arguments">;
  * ```
  */
 export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { history = [], askedTools = [] } = options;
+  const { history = [], askedTools = [], approvals } = options;
   const waiting = new Set(options.waiting);
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const runCalls = new Map<string, KnownCall>();
       /** The calls of `askedTools` the run hands over, with their tool. */
       let asked: { toolCallId: string; tool: Tool }[] = [];
+      /** The run's calls a tool server's approval holds. */
+      let approving: Interrupt[] = [];
       /** The run's latest messages snapshot: the agent's own record, over what it streamed. */
       let snapshot: readonly Message[] = [];
       const known = (messages: readonly Message[], toolCallId: string): KnownCall | undefined => {
@@ -71,10 +81,13 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
               const tool = call.status === "handedOver" ? askedTools.find((candidate) => candidate.name === call.name) : undefined;
               return tool ? [{ toolCallId: call.toolCallId, tool }] : [];
             });
+            approving = approvals ? element.calls.flatMap((call) => (call.approvalId === undefined ? [] : [toolServerApprovalInterrupt(call, call.approvalId, approvals.inputSchemas?.get(call.name))])) : [];
           } else if ("kind" in element && element.kind === "history.snapshot") {
             snapshot = element.messages;
           } else if (isEventOfType(element, EventType.RUN_FINISHED)) {
-            const interrupts = element.outcome?.type === "interrupt" ? element.outcome.interrupts : element.outcome?.type === "cancelled" ? [] : asked.map(({ toolCallId, tool }) => clientToolInterrupt(toolCallId, tool));
+            const { outcome } = element;
+            const own = outcome?.type === "interrupt" ? outcome.interrupts : outcome?.type === "cancelled" ? [] : asked.map(({ toolCallId, tool }) => clientToolInterrupt(toolCallId, tool));
+            const interrupts = outcome?.type === "cancelled" ? own : [...own, ...approving];
             const fresh = interrupts.filter((interrupt) => !waiting.has(interrupt.id));
             for (const interrupt of fresh) {
               let found = findCall(interrupt.toolCallId);

@@ -5,7 +5,8 @@ import { AgUiInvalidItemError } from "../../errors";
 import { isEventOfType, type PipelineElement } from "../../instructions";
 import { createOperator } from "../fusion";
 import { ChainOfThought } from "../../internal/chainOfThought";
-import { closeUnanswered, failsWithoutResult, fatesAtFinish } from "../../internal/closeUnanswered";
+import { pendingApprovalOf } from "../../hitl";
+import { AWAITING_APPROVAL, closeUnanswered, failsWithoutResult, fatesAtFinish } from "../../internal/closeUnanswered";
 import { takeFromSnapshot } from "../../internal/takeFromSnapshot";
 import { parseToolArguments } from "../../internal/toolArguments";
 import { ToolCallsInProgress, type AgUiToolCall } from "../../internal/toolCallsInProgress";
@@ -13,7 +14,7 @@ import { warnSkippedItem } from "../../internal/warnings";
 import { carbonItemProblems } from "../../itemAllowlist";
 import type { CarbonItemsOptions } from "./carbonItems";
 
-export { AWAITING_ANSWER, AWAITING_DECISION, NO_CLIENT_TOOL, NO_TOOL_RESULT } from "../../internal/closeUnanswered";
+export { AWAITING_ANSWER, AWAITING_APPROVAL, AWAITING_DECISION, NO_CLIENT_TOOL, NO_TOOL_RESULT } from "../../internal/closeUnanswered";
 export type { AgUiToolCall } from "../../internal/toolCallsInProgress";
 
 export interface ToolCallStepsOptions extends CarbonItemsOptions {
@@ -29,6 +30,13 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
   clientTools?: readonly string[];
   /** The client tools the person answers (declared without a handler): a call of one waits for that answer. Default: none. */
   askedTools?: readonly { name: string }[];
+  /**
+   * Take a result that says a tool server's reviewer must decide (`{
+   * "pending_approval": "apr_…" }`, what `ToolClient`'s framework adapters
+   * return) as holding its call: its step waits ("Waiting for approval") and
+   * `run.toolCalls` names the approval. Default `false`: it is a result.
+   */
+  approvals?: boolean;
 }
 
 /**
@@ -79,7 +87,7 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools, askedTools = [], ...policy } = options;
+  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools, askedTools = [], approvals = false, ...policy } = options;
   const tools = { clientTools, asked: new Set(askedTools.map((tool) => tool.name)) };
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const send = (element: PipelineElement) => out.next(element);
@@ -142,8 +150,9 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           const { messageId, toolCallId, content } = element;
           const error = (element as { error?: unknown }).error;
           const failed = typeof error === "string" && error !== "";
-          const call = calls.answer(toolCallId);
-          if (call) chain.set(call.step, { ...chain.at(call.step)!, response: { content }, status: failed ? "failure" : "success" });
+          const approvalId = approvals && !failed ? pendingApprovalOf(content) : undefined;
+          const call = calls.answer(toolCallId, approvalId);
+          if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status: failed ? "failure" : "success" } : { ...chain.at(call.step)!, description: AWAITING_APPROVAL });
           return out.next({ kind: "history.message", message: { id: messageId, role: "tool", toolCallId, content, ...(failed && { error }) } });
         }
         out.next(element);

@@ -1,0 +1,154 @@
+import type { BaseEvent, Message, RunAgentInput } from "@ag-ui/core";
+import { CarbonRecorder, ev, startToolServer, type ToolServer } from "carbon-agui-rx/testing";
+import { ToolClient } from "carbon-agui-rx/tool-client";
+import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
+import type { CarbonAgUiError } from "../src/errors";
+import { approvalIdOf } from "../src/hitl";
+
+/**
+ * A tool server's approvals decided in the chat, against the reference tool
+ * server over loopback HTTP: an agent (scripted here) runs `send_email` on
+ * the tool server, which answers 202 pending_approval; the adapter shows the
+ * decision card, sends the answer to `decide`, and the agent goes on with the
+ * tool's result.
+ */
+let server: ToolServer;
+beforeEach(async () => {
+  server = await startToolServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const request = (text: string) => ({ id: `u-${text}`, input: { text }, history: {} });
+const sendOptions = () => ({ signal: new AbortController().signal });
+const fastRetry = { maxRetries: 0 };
+
+/** The agent: the first run calls send_email on the tool server as the run's owner; each later run answers from the call's result in its input. */
+function agentOn(url: string, inputs: RunAgentInput[]) {
+  const agentsClient = new ToolClient({ baseUrl: url, token: "alice-token", retry: fastRetry });
+  return async function* run(input: RunAgentInput): AsyncGenerator<BaseEvent> {
+    inputs.push(input);
+    yield ev.runStarted();
+    if (inputs.length === 1) {
+      const args = { to: "ops@example.com", subject: "Report" };
+      const call = await agentsClient.invoke("send_email", args, { runId: input.runId, threadId: input.threadId });
+      const result = call.status === "pending_approval" ? { pending_approval: call.approval_id } : call.result;
+      yield* ev.toolCall("call-1", "send_email", args, "a1");
+      yield ev.toolResult("call-1", JSON.stringify(result), "r1");
+      yield* ev.message("a1-text", "I asked for approval.");
+    } else {
+      const result = [...input.messages].reverse().find((message): message is Extract<Message, { role: "tool" }> => message.role === "tool");
+      yield* ev.message(`a${inputs.length}`, `Outcome: ${result?.content}`);
+    }
+    yield ev.runFinished();
+  };
+}
+
+function adapterWith(extra: Partial<CarbonAgUiAdapterOptions> = {}) {
+  const inputs: RunAgentInput[] = [];
+  const errors: CarbonAgUiError[] = [];
+  const reviewer = new ToolClient({ baseUrl: server.url, token: "reviewer-token", retry: fastRetry });
+  const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: reviewer, onError: (error) => errors.push(error), ...extra });
+  return { adapter, inputs, errors, reviewer };
+}
+
+async function askedToSend() {
+  const setup = adapterWith();
+  const carbon = new CarbonRecorder();
+  await setup.adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
+  return { ...setup, carbon };
+}
+
+const lastToolResult = (input: RunAgentInput) => input.messages.filter((message) => message.role === "tool").at(-1);
+
+describe("a tool server's approval, decided in the chat", () => {
+  it("waits as a decision card: the step waits for approval, the pending interrupt names the approval, and an edit is checked against the tool's input schema", async () => {
+    const { adapter, carbon } = await askedToSend();
+    expect(carbon.transcript()).toContain("send_email (processing)");
+    expect(carbon.transcript()).toContain("[decision card: Allow send_email?");
+    const [pending] = adapter.pendingInterrupts;
+    expect(approvalIdOf(pending!.interrupt)).toMatch(/^apr_/);
+    expect(pending!.interrupt.responseSchema).toMatchObject({ type: "object", required: ["to"] });
+  });
+
+  it("approved: the tool runs on the tool server, its result replaces the pending one, and the agent goes on with it", async () => {
+    const { adapter, carbon, inputs, errors } = await askedToSend();
+    await adapter.respondToInterrupt({ type: "approve" }, carbon);
+    expect(server.toolRuns("send_email")).toBe(1);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[1]!.resume).toBeUndefined();
+    const result = lastToolResult(inputs[1]!);
+    expect(result).toMatchObject({ id: "r1", toolCallId: "call-1" });
+    expect(JSON.parse(result!.content as string)).toMatchObject({ status: "ok", result: { sent: true, to: "ops@example.com" } });
+    expect(inputs[1]!.messages.filter((message) => message.role === "tool")).toHaveLength(1);
+    expect(carbon.transcript()).toContain('Outcome: {"status":"ok"');
+    expect(adapter.pendingInterrupts).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("approved with edited arguments: the tool runs with them", async () => {
+    const { adapter, carbon, inputs } = await askedToSend();
+    await adapter.respondToInterrupt({ type: "edit", args: { to: "ops@example.com", cc: "audit@example.com" } }, carbon);
+    expect(JSON.parse(lastToolResult(inputs[1]!)!.content as string)).toMatchObject({ result: { cc: "audit@example.com" } });
+  });
+
+  it("denied with a reason: the tool never runs, and the agent learns why", async () => {
+    const { adapter, carbon, inputs } = await askedToSend();
+    await adapter.respondToInterrupt({ type: "reject", reason: "not today" }, carbon);
+    expect(server.toolRuns("send_email")).toBe(0);
+    expect(JSON.parse(lastToolResult(inputs[1]!)!.content as string)).toMatchObject({ status: "denied", reason: "not today" });
+  });
+
+  it("decided elsewhere first: an outcome, not a failure; nothing runs twice", async () => {
+    const { adapter, carbon, inputs, errors, reviewer } = await askedToSend();
+    await reviewer.decide(approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!, { approved: true });
+    await adapter.respondToInterrupt({ type: "approve" }, carbon);
+    expect(server.toolRuns("send_email")).toBe(1);
+    expect(JSON.parse(lastToolResult(inputs[1]!)!.content as string)).toEqual({ status: "approved", decided_elsewhere: true });
+    expect(errors).toEqual([]);
+  });
+
+  it("a double click sends one decision", async () => {
+    const { adapter, carbon } = await askedToSend();
+    const first = adapter.respondToInterrupt({ type: "approve" }, carbon);
+    const second = adapter.respondToInterrupt({ type: "approve" }, carbon).catch((error: unknown) => error);
+    await first;
+    expect(await second).toBeInstanceOf(Error);
+    expect(server.requests.filter((seen) => seen.path.endsWith("/decide"))).toHaveLength(1);
+  });
+
+  it("the tool server down at decide: the answer rejects, onError hears of it, and the card can be answered again", async () => {
+    const { adapter, carbon, inputs, errors } = await askedToSend();
+    server.inject({ type: "status", status: 503 }, { route: "decide", times: 1 });
+    await expect(adapter.respondToInterrupt({ type: "approve" }, carbon)).rejects.toBeDefined();
+    expect(errors).toHaveLength(1);
+    expect(adapter.pendingInterrupts).toHaveLength(1);
+    expect(inputs).toHaveLength(1);
+    await adapter.respondToInterrupt({ type: "approve" }, carbon);
+    expect(server.toolRuns("send_email")).toBe(1);
+  });
+
+  it("a reviewer the tool server refuses (403): onError gets the typed error, and the token reaches no message", async () => {
+    const inputs: RunAgentInput[] = [];
+    const errors: CarbonAgUiError[] = [];
+    const outsider = new ToolClient({ baseUrl: server.url, token: "bob-token", retry: fastRetry });
+    const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: outsider, onError: (error) => errors.push(error) });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
+    const rejection = await adapter.respondToInterrupt({ type: "approve" }, carbon).catch((error: unknown) => error);
+    expect(errors).toHaveLength(1);
+    expect((errors[0]!.cause as { status?: number }).status).toBe(403);
+    expect(JSON.stringify([String(rejection), errors[0]!.message, carbon.chunks])).not.toContain("bob-token");
+    expect(adapter.pendingInterrupts).toHaveLength(1);
+  });
+
+  it("a message sent instead leaves the approval waiting for its reviewer, answerable after it", async () => {
+    const { adapter, carbon, inputs } = await askedToSend();
+    await adapter.sendMessage(request("Anything else?"), sendOptions(), carbon);
+    expect(inputs[1]!.resume).toBeUndefined();
+    expect(adapter.pendingInterrupts).toHaveLength(1);
+    await adapter.respondToInterrupt({ type: "approve" }, carbon);
+    expect(server.toolRuns("send_email")).toBe(1);
+  });
+});

@@ -1,0 +1,105 @@
+import { approvalIdOf, type InterruptDecision, type PendingInterrupt } from "../hitl";
+import { AgUiInterruptError } from "../errors";
+
+/**
+ * What the adapter asks of a tool server about its approvals: the part of
+ * `ToolClient` (`carbon-agui-rx/tool-client`) it uses, so the main entry
+ * needs nothing of the tool client's code.
+ */
+export interface ToolServerApprovals {
+  decide(approvalId: string, decision: { approved: boolean; editedArguments?: Record<string, unknown>; reason?: string }, options?: { signal?: AbortSignal }): Promise<unknown>;
+  getApproval(approvalId: string, options?: { signal?: AbortSignal }): Promise<{ status: string }>;
+  listTools(options?: { signal?: AbortSignal }): Promise<readonly { name: string; input_schema: Record<string, unknown> }[]>;
+}
+
+/** A decided approval's answer, as the result of the call it held. */
+export interface ApprovalResult {
+  toolCallId: string;
+  content: string;
+}
+
+/** What deciding a turn's approvals came to: each answer the tool server gave, and the entries it did not take, with the first error. */
+export interface DecidedApprovals {
+  results: ApprovalResult[];
+  notTaken: PendingInterrupt[];
+  error?: unknown;
+}
+
+/**
+ * Sends each decided approval to the tool server (`decide`, all at once):
+ * approve (with the edited arguments), or deny with the reason. Its answer
+ * (the tool's result, or `{ status: "denied", reason }`) is the call's
+ * result. An approval someone else decided first (409
+ * `approval-already-decided`) is an outcome, not a failure: its result says
+ * how it was decided, as `getApproval` tells it. Any other error leaves the
+ * entry pending, to be answered again.
+ */
+export async function decideApprovals(client: ToolServerApprovals, entries: readonly PendingInterrupt[], signal: AbortSignal): Promise<DecidedApprovals> {
+  const settled = await Promise.allSettled(entries.map((entry) => decideOne(client, entry, signal)));
+  const decided: DecidedApprovals = { results: [], notTaken: [] };
+  settled.forEach((outcome, at) => {
+    if (outcome.status === "fulfilled") return void decided.results.push(outcome.value);
+    decided.notTaken.push(entries[at]!);
+    decided.error ??= outcome.reason;
+  });
+  return decided;
+}
+
+async function decideOne(client: ToolServerApprovals, { interrupt, decision }: PendingInterrupt, signal: AbortSignal): Promise<ApprovalResult> {
+  const approvalId = approvalIdOf(interrupt)!;
+  const toolCallId = interrupt.toolCallId!;
+  try {
+    return { toolCallId, content: resultContent(await client.decide(approvalId, serverDecision(decision ?? { type: "reject" }), { signal })) };
+  } catch (error) {
+    if (!isAlreadyDecided(error)) throw error;
+    const { status } = await client.getApproval(approvalId, { signal });
+    return { toolCallId, content: JSON.stringify({ status, decided_elsewhere: true }) };
+  }
+}
+
+/** A decision as the tool server takes it. */
+function serverDecision(decision: InterruptDecision): { approved: boolean; editedArguments?: Record<string, unknown>; reason?: string } {
+  switch (decision.type) {
+    case "approve":
+      return { approved: true };
+    case "edit":
+    case "answer": {
+      const edited = decision.type === "edit" ? decision.args : decision.result;
+      if (typeof edited !== "object" || edited === null || Array.isArray(edited)) throw new AgUiInterruptError("A tool server's approval takes edited arguments as a JSON object");
+      return { approved: true, editedArguments: edited as Record<string, unknown> };
+    }
+    case "reject":
+      return { approved: false, ...(decision.reason !== undefined && { reason: decision.reason }) };
+  }
+}
+
+const resultContent = (result: unknown) => (typeof result === "string" ? result : JSON.stringify(result ?? null));
+
+/** The tool client's `ApprovalAlreadyDecidedError`, known by its problem (the main entry does not import the tool client's classes). */
+function isAlreadyDecided(error: unknown): boolean {
+  const { status, kind } = (typeof error === "object" && error !== null ? error : {}) as { status?: unknown; kind?: unknown };
+  return status === 409 && kind === "approval-already-decided";
+}
+
+/** The tools' input schemas by name, as the tool server lists them: fetched once, when first asked for; a failure is reported and tried again next time. */
+export class ToolSchemas {
+  readonly byName = new Map<string, object>();
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: ToolServerApprovals,
+    private readonly report: (error: unknown) => void,
+  ) {}
+
+  load(): void {
+    this.loading ??= this.client.listTools().then(
+      (tools) => {
+        for (const tool of tools) this.byName.set(tool.name, tool.input_schema);
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        this.report(error);
+      },
+    );
+  }
+}
