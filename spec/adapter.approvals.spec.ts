@@ -4,6 +4,7 @@ import { ToolClient } from "carbon-agui-rx/tool-client";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
 import type { CarbonAgUiError } from "../src/errors";
 import { approvalIdOf } from "../src/hitl";
+import { memoryStore } from "../src/persistence/memoryStore";
 
 /**
  * A tool server's approvals decided in the chat, against the reference tool
@@ -150,5 +151,42 @@ describe("a tool server's approval, decided in the chat", () => {
     expect(adapter.pendingInterrupts).toHaveLength(1);
     await adapter.respondToInterrupt({ type: "approve" }, carbon);
     expect(server.toolRuns("send_email")).toBe(1);
+  });
+
+  describe("after a reload", () => {
+    const withStore = (store = memoryStore()) => {
+      const inputs: RunAgentInput[] = [];
+      const reviewer = new ToolClient({ baseUrl: server.url, token: "reviewer-token", retry: fastRetry });
+      const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: reviewer, persistence: { store, channel: false } });
+      return { adapter, inputs, store, reviewer };
+    };
+
+    it("a pending approval comes back as a live card, answerable on the tool server", async () => {
+      const first = withStore();
+      await first.adapter.sendMessage(request("Send the report"), sendOptions(), new CarbonRecorder());
+      const second = withStore(first.store);
+      const carbon = new CarbonRecorder();
+      await second.adapter.loadHistory(carbon);
+      expect(second.adapter.pendingInterrupts).toHaveLength(1);
+      second.inputs.push(...first.inputs);
+      await second.adapter.respondToInterrupt({ type: "approve" }, carbon);
+      expect(server.toolRuns("send_email")).toBe(1);
+      expect(carbon.transcript()).toContain('Outcome: {"status":"ok"');
+    });
+
+    it("one decided on the tool server meanwhile restores answered, and the next run carries how it was decided", async () => {
+      const first = withStore();
+      await first.adapter.sendMessage(request("Send the report"), sendOptions(), new CarbonRecorder());
+      const interruptId = first.adapter.pendingInterrupts[0]!.interrupt.id;
+      await first.reviewer.decide(approvalIdOf(first.adapter.pendingInterrupts[0]!.interrupt)!, { approved: false, reason: "elsewhere" });
+      const second = withStore(first.store);
+      second.inputs.push(...first.inputs);
+      const carbon = new CarbonRecorder();
+      await second.adapter.loadHistory(carbon);
+      expect(second.adapter.pendingInterrupts).toEqual([]);
+      expect(second.adapter.interruptAnswer(interruptId)).toBe("reject");
+      await second.adapter.sendMessage(request("And?"), sendOptions(), carbon);
+      expect(JSON.parse(lastToolResult(second.inputs.at(-1)!)!.content as string)).toEqual({ status: "denied", decided_elsewhere: true });
+    });
   });
 });

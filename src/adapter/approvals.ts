@@ -1,4 +1,6 @@
+import type { Conversation } from "../conversation";
 import { approvalIdOf, type InterruptDecision, type PendingInterrupt } from "../hitl";
+import { settleToolResult, takePending, withdrawDecisions } from "./turnEdges";
 import { AgUiInterruptError } from "../errors";
 
 /**
@@ -102,4 +104,35 @@ export class ToolSchemas {
       },
     );
   }
+}
+
+/**
+ * The tool server is the truth about its approvals: a restored thread's
+ * pending approvals are asked after (`getApproval`), and one decided
+ * meanwhile (another reviewer, another tab) is no longer pending: its call's
+ * result says how it was decided, for the agent's next run, as when a
+ * `decide` finds it decided. Returns those, with how each was decided; one
+ * the server cannot tell about stays pending (its card answerable; `report`
+ * hears why).
+ */
+export async function settleDecidedElsewhere(client: ToolServerApprovals, conversation: Conversation, report: (error: unknown) => void): Promise<{ interruptId: string; approved: boolean }[]> {
+  const waiting = conversation.pendingInterrupts.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
+  if (waiting.length === 0) return [];
+  const statuses = await Promise.all(
+    waiting.map(({ interrupt }) =>
+      client.getApproval(approvalIdOf(interrupt)!).then(
+        ({ status }) => status,
+        (error: unknown) => void report(error),
+      ),
+    ),
+  );
+  const decided = waiting.filter((_entry, at) => statuses[at] !== undefined && statuses[at] !== "pending");
+  if (decided.length === 0) return [];
+  const taken = takePending(conversation);
+  withdrawDecisions(conversation, taken.filter((entry) => !decided.includes(entry)), []);
+  return decided.map(({ interrupt }) => {
+    const status = statuses[waiting.findIndex((entry) => entry.interrupt.id === interrupt.id)]!;
+    settleToolResult(conversation, interrupt.toolCallId!, JSON.stringify({ status, decided_elsewhere: true }));
+    return { interruptId: interrupt.id, approved: status === "approved" };
+  });
 }

@@ -1,6 +1,7 @@
 import type { CarbonThreadInstance } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiThreadSavedElsewhereError } from "../errors";
+import { AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
+import { settleDecidedElsewhere } from "./approvals";
 import type { PendingInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
@@ -104,7 +105,13 @@ export class ChatPersistence {
       if (this.host.current().threadId === threadId) this.host.adopt();
       return [notRestoredNotice(this.threads.now())];
     }
+    // Decided on the tool server meanwhile: the card restores answered, and the agent's next run learns how.
+    const client = this.options.toolClient;
+    const elsewhere = client ? await settleDecidedElsewhere(client, loaded.conversation, (error) => this.options.onWarning?.(asCarbonAgUiError(error))) : [];
+    const log = this.threads.logOf(loaded.conversation);
+    for (const { interruptId, approved } of elsewhere) log.addDecision(interruptId, approved ? "approve" : "reject", this.threads.now());
     this.host.adopt(loaded.conversation);
+    if (elsewhere.length > 0) void this.threads.save(loaded.conversation);
     return this.latestHistory(loaded.conversation);
   }
 
