@@ -20,7 +20,7 @@ import { TextBuffer } from "./textBuffer";
  *   merges them (lodash `merge`: by key, arrays by index);
  * - the final response replaces everything.
  *
- * The testing kit's CarbonRecorder models Carbon on its own, on purpose, and
+ * The testing kit's recorder of chunks models Carbon on its own, on purpose, and
  * spec/e2e/recorder.e2e.ts checks it against Carbon in Chromium.
  */
 
