@@ -76,7 +76,7 @@ export function toolServerApprovalInterrupt(call: { toolCallId: string; name: st
     id: `approval-${approvalId}`,
     reason: TOOL_SERVER_APPROVAL_REASON,
     toolCallId: call.toolCallId,
-    message: `Allow ${call.name}? The tool server waits for a reviewer.`,
+    message: `Allow ${call.name}?`,
     ...(inputSchema && { responseSchema: inputSchema }),
     metadata: { approvalId, tool: call.name },
   };

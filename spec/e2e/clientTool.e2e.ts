@@ -149,7 +149,7 @@ describe.each([
     await card.getByRole("button", { name: "Reject" }).click();
     await messages(chat.page).getByText("Not booked.").waitFor();
     expectAnsweredRun(runsBefore, toolCallId, { status: "cancelled" });
-    await card.locator(".cagr-card-status").filter({ hasText: "Rejected." }).waitFor();
+    await card.locator(".cagr-card-note").filter({ hasText: "Rejected." }).waitFor();
   });
 });
 

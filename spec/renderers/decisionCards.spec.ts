@@ -188,7 +188,7 @@ describe("renderDecisionCards", () => {
     await waitUntil(() => first!.querySelector(".cagr-card-note")?.textContent === "Approved. It will be sent once every open request is answered.");
     expect(inputs).toHaveLength(1);
     second!.querySelector<HTMLButtonElement>(".cagr-card-reject")!.click();
-    await waitUntil(() => inputs.length === 2 && second!.querySelector(".cagr-card-status")?.textContent === "Rejected.");
+    await waitUntil(() => inputs.length === 2 && second!.querySelector(".cagr-card-note")?.textContent === "Rejected.");
     expect(inputs[1]?.resume?.map((entry) => entry.status)).toEqual(["resolved", "cancelled"]);
     // The first card's answer went with the second's: it says it was sent, not that it still waits.
     expect(first!.querySelector(".cagr-card-status")?.textContent).toBe("Approved.");

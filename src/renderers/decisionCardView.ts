@@ -24,9 +24,9 @@ export function decisionCardView(state: DecisionCardState, text: DecisionCardTex
   return { editing: state.editing, armed, approvable: armed && !state.expired, says: saying(state, text) };
 }
 
-/** What a card says once its interrupt was answered: the decision as a finished status, a cancellation as a note. */
+/** What a card says once its interrupt was answered: a decision that let it go on as a finished status, a rejection or a cancellation as a note (no success mark for a "no"). */
 export const answeredAs = (answer: DecisionType | "cancelled", text: DecisionCardText): CardSays =>
-  answer === "cancelled" ? { text: text.cancelled, status: "note" } : { text: `${text.decided[answer]}.`, status: "finished" };
+  answer === "cancelled" ? { text: text.cancelled, status: "note" } : { text: `${text.decided[answer]}.`, status: answer === "reject" ? "note" : "finished" };
 
 function saying(state: DecisionCardState, text: DecisionCardText): CardSays {
   const { phase } = state;

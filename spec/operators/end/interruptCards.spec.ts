@@ -125,7 +125,7 @@ describe("interruptCards", () => {
 
   it("with approvals, ends a run with a card for each call a tool server's approval holds, after the agent's own interrupts", () => {
     const schema = { type: "object", required: ["to"] };
-    const approval = { id: "approval-apr_1", reason: "tool_server_approval", toolCallId: "t5", message: "Allow send_email? The tool server waits for a reviewer.", responseSchema: schema, metadata: { approvalId: "apr_1", tool: "send_email" } };
+    const approval = { id: "approval-apr_1", reason: "tool_server_approval", toolCallId: "t5", message: "Allow send_email?", responseSchema: schema, metadata: { approvalId: "apr_1", tool: "send_email" } };
     testScheduler().run(({ cold, expectObservable }) => {
       const calls = { kind: "run.toolCalls", calls: [{ toolCallId: "t5", name: "send_email", arguments: '{"to":"ops"}', status: "held", approvalId: "apr_1" }] } as PipelineElement;
       const finished = ev.runFinished() as PipelineElement;
