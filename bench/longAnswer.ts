@@ -79,11 +79,19 @@ const cut = (text: string) => Array.from({ length: Math.ceil(text.length / CHARS
 const PROBE = (theEnd: string) => `(() => {
   const root = document.querySelector("cds-aichat-custom-element").shadowRoot
     .querySelector("cds-aichat-container").shadowRoot.querySelector("cds-aichat-internal").shadowRoot;
-  const probe = { chunks: 0, frameGaps: [], inputDelays: [] };
+  const probe = { chunks: 0, shownChars: 0, frameGaps: [], inputDelays: [] };
+  // Progress, sent out at most every 500 ms through a binding, which reaches the bench even while the page stays busy.
+  let reported = -Infinity;
+  const report = (now = performance.now()) => {
+    if (now - reported < 500 && probe.wholeTextAt === undefined) return;
+    reported = now;
+    window.__longProgress?.({ chunks: probe.chunks, shownChars: probe.shownChars });
+  };
   const messaging = window.chatInstance.messaging;
   const addMessageChunk = messaging.addMessageChunk;
   messaging.addMessageChunk = function (chunk) {
     if (probe.chunks++ === 0) { performance.mark("first-chunk"); probe.firstChunkAt = performance.now(); }
+    report();
     return addMessageChunk.call(this, chunk);
   };
   let lastFrame;
@@ -112,11 +120,14 @@ const PROBE = (theEnd: string) => `(() => {
     const message = answer();
     if (!message || probe.wholeTextAt !== undefined) return;
     for (const markdown of message.querySelectorAll("cds-aichat-markdown")) if (markdown.shadowRoot) observe(markdown.shadowRoot);
-    if (shown(message).includes(${JSON.stringify(theEnd)})) {
+    const text = shown(message);
+    probe.shownChars = text.length;
+    if (text.includes(${JSON.stringify(theEnd)})) {
       probe.wholeTextAt = performance.now();
       probe.wholeTextWallAt = performance.timeOrigin + probe.wholeTextAt;
       performance.mark("whole-text");
     }
+    report();
   });
   observe(root);
   window.__longProbe = probe;
@@ -124,6 +135,7 @@ const PROBE = (theEnd: string) => `(() => {
 
 interface LongProbe {
   chunks: number;
+  shownChars: number;
   frameGaps: number[];
   inputDelays: number[];
   firstChunkAt?: number;
@@ -137,13 +149,17 @@ export interface LongAnswerRun {
   busyLast5s?: number;
   /** Last delta written by the agent → whole text visible, ms; absent when the run gave up first. */
   lagMs?: number;
-  /** Share of frame gaps over 50 ms, and the longest gap. */
+  /** Share of frame gaps over 50 ms, and the longest gap (after a give-up, until the page handed them over). */
   longFrames: number;
   maxFrameGapMs: number;
   /** Input delays of the clicks during the stream, ms. */
   inputDelays: number[];
-  /** `addMessageChunk` calls from the first chunk on (until the give-up, when the run gave up; NaN when the page could not tell then). */
+  /** `addMessageChunk` calls from the first chunk on (until the give-up, when the run gave up). */
   chunks: number;
+  /** Characters of the answer Carbon showed: all of its text, or what it had shown by the give-up. */
+  shownChars: number;
+  /** Whether the frame and input figures are missing: the page was still too busy to hand them over some seconds after the give-up. */
+  pageBusy?: true;
 }
 
 export interface LongAnswerOptions {
@@ -184,12 +200,14 @@ export async function measureLongAnswer(
     await chat.send("Hi there");
     await page.locator('[data-testid^="message-by-index"]').getByText("Done warming up.").waitFor();
     await page.waitForTimeout(1_000);
+    let progress = { chunks: 0, shownChars: 0 };
+    await page.exposeBinding("__longProgress", (_source, latest: typeof progress) => void (progress = latest));
     await page.evaluate(PROBE(THE_END));
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
     const trace = traced ? await startTrace(cdp) : undefined;
     const asked = Date.now();
-    await chat.send("long markdown please");
+    await ask(page, agent, "long markdown please");
     let over = false;
     const shown = page.waitForFunction("window.__longProbe.wholeTextAt !== undefined", undefined, { timeout: timeoutMs, polling: 250 });
     // After a give-up the page is closed under the wait.
@@ -203,6 +221,8 @@ export async function measureLongAnswer(
     over = true;
     let probe: LongProbe | undefined;
     let events: TraceEvent[] | undefined;
+    // What the page had shown and been handed at the give-up, as it last reported (the page goes on after it).
+    const atGiveUp = gaveUp ? { ...progress } : undefined;
     if (gaveUp) {
       // The page may be busy for minutes more: what needs its main thread gets a few seconds, and the trace is dropped.
       await within(10_000, clicking);
@@ -214,7 +234,7 @@ export async function measureLongAnswer(
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
       probe = (await page.evaluate("window.__longProbe")) as LongProbe;
     }
-    if (!probe) return { longFrames: NaN, maxFrameGapMs: NaN, inputDelays: [], chunks: NaN };
+    if (!probe) return { longFrames: NaN, maxFrameGapMs: NaN, inputDelays: [], ...atGiveUp!, pageBusy: true };
     const gaps = probe.frameGaps;
     return {
       ...(events && busyShare(events)),
@@ -223,10 +243,29 @@ export async function measureLongAnswer(
       maxFrameGapMs: Math.max(0, ...gaps),
       inputDelays: probe.inputDelays,
       chunks: probe.chunks,
+      shownChars: probe.shownChars,
+      ...atGiveUp,
     };
   } finally {
     await page.close();
   }
+}
+
+/**
+ * Types `text` into Carbon's input and presses Enter until the agent has the run (Carbon takes a message only once the
+ * answer before it has ended). Told by the agent, not by the page: a page that streams can be too busy to answer.
+ */
+async function ask(page: Page, agent: AgentServer, text: string): Promise<void> {
+  const input = page.getByRole("textbox").first();
+  const before = agent.inputs.length;
+  await input.fill(text);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await input.press("Enter");
+    for (const started = Date.now(); Date.now() - started < 500; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      if (agent.inputs.length > before) return;
+    }
+  }
+  throw new Error(`the agent did not get "${text}" within 10 s`);
 }
 
 /** What `promise` gives within `ms`, else undefined. */
