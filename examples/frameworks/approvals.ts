@@ -1,6 +1,6 @@
 import "./telemetryOff";
 import { BuiltInAgent, convertMessagesToVercelAISDKMessages } from "@copilotkit/runtime/v2";
-import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ToolSet } from "ai";
+import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type Tool } from "ai";
 import type { ToolClient } from "carbon-agui-rx/tool-client";
 import type { ModelReply } from "./scriptedModel";
 
@@ -23,8 +23,8 @@ export function createApprovalsAgent(model: LanguageModel, tools: ToolClient): B
         abortSignal,
         system: "You send e-mails for the person, with the send_email tool.",
         messages: convertMessagesToVercelAISDKMessages(input.messages),
-        // `tool`'s overloads infer Tool<never, never> for the generic factory: the SDK checks each spec itself.
-        tools: (await tools.asVercelTools(tool, jsonSchema, { runId: input.runId, threadId: input.threadId, tags: ["email"], signal: abortSignal })) as ToolSet,
+        // Named, the tool type is the SDK's own: its generic `tool` alone would be inferred as Tool<never, never>.
+        tools: await tools.asVercelTools<Tool>(tool, jsonSchema, { runId: input.runId, threadId: input.threadId, tags: ["email"], signal: abortSignal }),
         stopWhen: stepCountIs(5),
       }),
   });

@@ -176,7 +176,7 @@ export class ToolClient {
   }
 
   /** The tools for the Vercel AI SDK: pass its `tool` and `jsonSchema` (`import { tool, jsonSchema } from "ai"`). */
-  asVercelTools<TTool, TSchema>(tool: VercelToolFactory<TTool>, jsonSchema: (schema: JsonSchema) => TSchema, options: FrameworkToolOptions = {}): Promise<Record<string, TTool>> {
+  asVercelTools<TTool, TSchema = unknown>(tool: VercelToolFactory<TTool>, jsonSchema: (schema: JsonSchema) => TSchema, options: FrameworkToolOptions = {}): Promise<Record<string, TTool>> {
     return asVercelTools(this, tool, jsonSchema, options);
   }
 

@@ -79,7 +79,7 @@ export async function toolDefinitions(client: ToolInvoker, options: FrameworkToo
 }
 
 /** The tools for the Vercel AI SDK, each built with its `tool()`, its schema with its `jsonSchema()`. */
-export async function asVercelTools<TTool, TSchema>(
+export async function asVercelTools<TTool, TSchema = unknown>(
   client: ToolInvoker,
   tool: VercelToolFactory<TTool>,
   jsonSchema: (schema: JsonSchema) => TSchema,
