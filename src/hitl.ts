@@ -52,7 +52,7 @@ export function clientToolInterrupt(toolCallId: string, tool: Tool): Interrupt {
 /** The `reason` of the interrupt that holds a call waiting for a tool server's approval. */
 export const TOOL_SERVER_APPROVAL_REASON = "tool_server_approval";
 
-/** The approval id of a tool result that says the call waits for a reviewer: `{ "pending_approval": "apr_…" }`, as `ToolClient`'s framework adapters return it. */
+/** The approval id of a tool result that says the call waits for a reviewer: `{ "pending_approval": "apr_…" }`, as the tool client's framework adapters return it. */
 export function pendingApprovalOf(content: unknown): string | undefined {
   if (typeof content !== "string" || !content.includes("pending_approval")) return undefined;
   try {
@@ -67,7 +67,7 @@ export function pendingApprovalOf(content: unknown): string | undefined {
 /**
  * The interrupt that holds a call waiting for a tool server's approval:
  * answered like any decision card, its answer goes to the tool server
- * (`ToolClient.decide`), whose answer becomes the call's result, and the
+ * (the tool client's `decide`), whose answer becomes the call's result, and the
  * agent goes on in a run that carries it. The card checks edited arguments
  * against the tool's `inputSchema` when the adapter knows it.
  */

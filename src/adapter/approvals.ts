@@ -4,8 +4,8 @@ import { settleToolResult, takePending, withdrawDecisions } from "./turnEdges";
 import { AgUiInterruptError } from "../errors";
 
 /**
- * What the adapter asks of a tool server about its approvals: the part of
- * `ToolClient` (`carbon-agui-rx/tool-client`) it uses, so the main entry
+ * What the adapter asks of a tool server about its approvals: the part of the
+ * tool client (`carbon-agui-rx/tool-client`) it uses, so the main entry
  * needs nothing of the tool client's code.
  */
 export interface ToolServerApprovals {

@@ -95,7 +95,7 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    */
   persistence?: PersistenceOptions;
   /**
-   * The tool server the agent's tools run on (`new ToolClient(…)` from
+   * The tool server the agent's tools run on (the tool client from
    * `carbon-agui-rx/tool-client`, with a reviewer's token). A tool result
    * `{ "pending_approval": "apr_…" }` (what its framework adapters return for
    * a tool that needs approval) then holds its call: its step waits, and a

@@ -32,7 +32,7 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
   askedTools?: readonly { name: string }[];
   /**
    * Take a result that says a tool server's reviewer must decide (`{
-   * "pending_approval": "apr_…" }`, what `ToolClient`'s framework adapters
+   * "pending_approval": "apr_…" }`, what the tool client's framework adapters
    * return) as holding its call: its step waits ("Waiting for approval") and
    * `run.toolCalls` names the approval. Default `false`: it is a result.
    */
