@@ -61,6 +61,14 @@ async function askedToSend() {
   return { ...setup, carbon };
 }
 
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`waitFor: not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const lastToolResult = (input: RunAgentInput) => input.messages.filter((message) => message.role === "tool").at(-1);
 
 describe("a tool server's approval, decided in the chat", () => {
@@ -108,6 +116,42 @@ describe("a tool server's approval, decided in the chat", () => {
     expect(server.toolRuns("send_email")).toBe(1);
     expect(JSON.parse(lastToolResult(inputs[1]!)!.content as string)).toEqual({ status: "approved", decided_elsewhere: true });
     expect(errors).toEqual([]);
+  });
+
+  /** The chat as the run's owner (who may decide too, and follow the run's events, which the tool server shows its owner only). */
+  async function askedToSendAsOwner() {
+    // Reconnects quickly: the events stream may be cut.
+    const owner = new ToolClient({ baseUrl: server.url, token: "alice-token", retry: { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 50 } });
+    const setup = adapterWith({ toolClient: owner });
+    const carbon = new CarbonRecorder();
+    await setup.adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
+    return { ...setup, carbon };
+  }
+
+  it("decided by another reviewer while the card waits: the tool server's event takes it off the pending list, once, and the next run learns how", async () => {
+    const { adapter, carbon, inputs, reviewer } = await askedToSendAsOwner();
+    const interruptId = adapter.pendingInterrupts[0]!.interrupt.id;
+    await waitFor(() => server.requests.some((seen) => seen.path.includes("/events")));
+    await reviewer.decide(approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!, { approved: true });
+    await waitFor(() => adapter.pendingInterrupts.length === 0);
+    expect(adapter.messages.filter((message) => message.role === "tool").map((message) => JSON.parse(message.content as string))).toEqual([{ status: "approved", decided_elsewhere: true, decided_by: "reviewer" }]);
+    await expect(adapter.respondToInterrupt({ type: "approve" }, carbon, {}, interruptId)).rejects.toThrow("no pending interrupt");
+    await adapter.sendMessage(request("Sent?"), sendOptions(), carbon);
+    expect(JSON.parse(lastToolResult(inputs.at(-1)!)!.content as string)).toMatchObject({ decided_elsewhere: true });
+    expect(server.toolRuns("send_email")).toBe(1);
+    adapter.dispose();
+  });
+
+  it("an events stream cut mid-run reconnects, and the decision elsewhere still lands once", async () => {
+    server.inject({ type: "drop-mid-frame", afterEvents: 1 }, { route: "events" });
+    const { adapter, reviewer } = await askedToSendAsOwner();
+    await waitFor(() => server.requests.filter((seen) => seen.path.includes("/events")).length >= 1);
+    await reviewer.decide(approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!, { approved: false, reason: "no" });
+    await waitFor(() => adapter.pendingInterrupts.length === 0);
+    // It was cut, and came back with Last-Event-ID.
+    expect(server.requests.filter((seen) => seen.path.includes("/events")).map((seen) => seen.headers["last-event-id"] !== undefined)).toEqual([false, true]);
+    expect(adapter.messages.filter((message) => message.role === "tool").map((message) => JSON.parse(message.content as string))).toEqual([{ status: "denied", decided_elsewhere: true, decided_by: "reviewer" }]);
+    adapter.dispose();
   });
 
   it("a double click sends one decision", async () => {

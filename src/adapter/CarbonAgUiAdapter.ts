@@ -1,7 +1,8 @@
 import { filter, skip, Subscription } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiInterruptError, CarbonAgUiError } from "../errors";
+import { AgUiInterruptError, asCarbonAgUiError, CarbonAgUiError } from "../errors";
+import { followDecisionsElsewhere, settleElsewhere } from "./approvals";
 import { approvalIdOf, isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
 import type { Turn } from "../internal/turn";
 import { CarbonEvents } from "./carbonEvents";
@@ -56,6 +57,18 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     this.errors = new ErrorPolicy(describe, onError, rejectOnError);
     // Lives as long as the adapter: the conversations are its own.
     if (onStateChange) this.held.add(this.state$.pipe(skip(1)).subscribe(onStateChange));
+    const { toolClient } = this.options;
+    if (toolClient) {
+      const decidedElsewhere = followDecisionsElsewhere(toolClient, this.conversations, (error) => this.options.onWarning?.(asCarbonAgUiError(error)));
+      // Decided by another reviewer or tab: the card says so, and the agent's next run learns how (a saved thread too).
+      this.held.add(
+        decidedElsewhere.subscribe((decided) => {
+          const answered = settleElsewhere(decided);
+          this.persisted?.noteAnswers(decided.conversation, [answered]);
+          void this.persisted?.save(decided.conversation);
+        }),
+      );
+    }
   }
   /**
    * Lets go of everything the adapter holds outside itself, for an app that

@@ -1,6 +1,7 @@
+import { catchError, defer, distinct, EMPTY, filter, from, map, mergeMap, switchMap, take, type Observable } from "rxjs";
 import type { Conversation } from "../conversation";
 import { approvalIdOf, type InterruptDecision, type PendingInterrupt } from "../hitl";
-import { settleToolResult, takePending, withdrawDecisions } from "./turnEdges";
+import { decide, settleToolResult, takePending, withdrawDecisions } from "./turnEdges";
 import { AgUiInterruptError } from "../errors";
 
 /**
@@ -10,8 +11,10 @@ import { AgUiInterruptError } from "../errors";
  */
 export interface ToolServerApprovals {
   decide(approvalId: string, decision: { approved: boolean; editedArguments?: Record<string, unknown>; reason?: string }, options?: { signal?: AbortSignal }): Promise<unknown>;
-  getApproval(approvalId: string, options?: { signal?: AbortSignal }): Promise<{ status: string }>;
+  getApproval(approvalId: string, options?: { signal?: AbortSignal }): Promise<{ status: string; run_id?: string | null | undefined }>;
   listTools(options?: { signal?: AbortSignal }): Promise<readonly { name: string; input_schema: Record<string, unknown> }[]>;
+  /** The run's events: reconnects with `Last-Event-ID` and skips what the server replays. */
+  events$(runId: string): Observable<{ event: string; data: unknown }>;
 }
 
 /** A decided approval's answer, as the result of the call it held. */
@@ -135,4 +138,54 @@ export async function settleDecidedElsewhere(client: ToolServerApprovals, conver
     settleToolResult(conversation, interrupt.toolCallId!, JSON.stringify({ status, decided_elsewhere: true }));
     return { interruptId: interrupt.id, approved: status === "approved" };
   });
+}
+
+/** An approval a reviewer decided elsewhere (another tab, another reviewer), as the tool server's `approval.decided` told it. */
+export interface DecidedElsewhere {
+  conversation: Conversation;
+  entry: PendingInterrupt;
+  approved: boolean;
+  decidedBy: string | undefined;
+}
+
+/**
+ * Follows, for each approval pending in the current conversation, its run's
+ * events on the tool server (`events$`: one stream per approval, until it is
+ * decided), and hands over an `approval.decided` for one still pending here:
+ * decided elsewhere, it is no longer this chat's to answer. A decision sent
+ * from here is taken off the pending list first, so its own event is passed
+ * by. An approval whose run the server cannot tell, or whose events fail,
+ * stays pending (`report` hears why).
+ */
+export function followDecisionsElsewhere(client: ToolServerApprovals, conversations$: Observable<Conversation>, report: (error: unknown) => void): Observable<DecidedElsewhere> {
+  return conversations$.pipe(
+    switchMap((conversation) =>
+      conversation.pendingInterrupts$.pipe(
+        mergeMap((pending) => from(pending.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined))),
+        distinct(({ interrupt }) => interrupt.id),
+        mergeMap((entry) => {
+          const approvalId = approvalIdOf(entry.interrupt)!;
+          return defer(() => client.getApproval(approvalId)).pipe(
+            mergeMap(({ run_id: runId }) => (runId ? client.events$(runId) : EMPTY)),
+            filter(({ event, data }) => event === "approval.decided" && (data as { approval_id?: unknown } | null)?.approval_id === approvalId),
+            take(1),
+            map(({ data }) => data as { approved?: unknown; decided_by?: unknown }),
+            filter(() => conversation.pendingInterrupts.some((still) => still.interrupt.id === entry.interrupt.id)),
+            map((data) => ({ conversation, entry, approved: data.approved === true, decidedBy: typeof data.decided_by === "string" ? data.decided_by : undefined })),
+            catchError((error: unknown) => (report(error), EMPTY)),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** Takes an approval decided elsewhere off the pending list, with that decision (its card says so), and gives its call the result that says how. */
+export function settleElsewhere({ conversation, entry, approved, decidedBy }: DecidedElsewhere): PendingInterrupt {
+  const decided = { interrupt: entry.interrupt, decision: approved ? { type: "approve" as const } : { type: "reject" as const } };
+  decide(conversation, entry.interrupt.id, decided.decision);
+  const taken = takePending(conversation);
+  withdrawDecisions(conversation, taken.filter(({ interrupt }) => interrupt.id !== entry.interrupt.id), []);
+  settleToolResult(conversation, entry.interrupt.toolCallId!, JSON.stringify({ status: approved ? "approved" : "denied", decided_elsewhere: true, ...(decidedBy !== undefined && { decided_by: decidedBy }) }));
+  return decided;
 }
