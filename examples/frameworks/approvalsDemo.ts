@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { approvalsReply, createApprovalsAgent } from "./approvals";
 import { serveCopilotKit, type RunningServer } from "./copilotkit";
 import { scriptedModel } from "./scriptedModel";
+import { demoPage } from "../web/pages";
 
 export interface ApprovalsDemo {
   /** The web-component page (`/react`: the React page). */
@@ -55,30 +56,6 @@ async function bundle(entry: string): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
-const STYLE = `html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
-  body { display: grid; grid-template-columns: 1fr 16rem; }
-  .chat { display: block; height: 100vh; width: 100%; order: 1; }
-  .side { order: 2; background: #f4f4f4; overflow: auto; min-width: 0; }
-  .state-panel, .threads-panel { padding: 1rem; }
-  .state-panel h2, .threads-panel h2 { margin: 0 0 0.5rem; font-size: 0.875rem; font-weight: 600; }
-  .notice { margin: 0; padding: 0.75rem 1rem; background: #fcf4d6; border-left: 3px solid #f1c21b; font-size: 0.8rem; }
-  .threads { list-style: none; margin: 0.5rem 0 0; padding: 0; font-size: 0.8rem; }
-  .threads li { display: flex; gap: 0.25rem; margin-bottom: 0.25rem; }
-  .threads .thread { flex: 1; text-align: left; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  .threads .thread[aria-current] { font-weight: 600; }
-  .state { margin: 0; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }`;
-
-const page = (agentUrl: string, toolServerUrl: string, react: boolean) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>carbon-agui-rx approvals demo${react ? " (React)" : ""}</title>
-<style>${react ? "html, body, #root { margin: 0; height: 100%; font-family: system-ui, sans-serif; }" : STYLE}</style>
-<script>window.AGUI_URL = ${JSON.stringify(agentUrl)}; window.TOOL_SERVER_URL = ${JSON.stringify(toolServerUrl)};</script>
-</head>
-<body>${react ? '<div id="root"></div><script type="module" src="/react.js"></script>' : '<script type="module" src="/page.js"></script>'}</body>
-</html>`;
-
 export async function startApprovalsDemo(port = 0): Promise<ApprovalsDemo> {
   const [pageJs, reactJs] = await Promise.all([bundle("main.ts"), bundle("react.tsx")]);
   const toolServer = await startToolServer();
@@ -94,7 +71,7 @@ export async function startApprovalsDemo(port = 0): Promise<ApprovalsDemo> {
         return response.end(path === "/page.js" ? pageJs : reactJs);
       }
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      response.end(page(agentUrl, toolServer.url, path === "/react"));
+      response.end(demoPage({ title: "carbon-agui-rx approvals demo", react: path === "/react", globals: { AGUI_URL: agentUrl, TOOL_SERVER_URL: toolServer.url } }));
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -1,12 +1,13 @@
-import { AgUiSnapshotError, AgUiStoreError, AgUiThreadSavedElsewhereError, CarbonAgUiAdapter, createSseRunner, indexedDbStore } from "carbon-agui-rx";
+import { AgUiSnapshotError, AgUiStoreError, AgUiThreadSavedElsewhereError, CarbonAgUiAdapter, createSseRunner, indexedDbStore, type CarbonAgUiAdapterOptions } from "carbon-agui-rx";
 import { SCHEDULE_MEETING } from "./meetingTool";
 
 /**
  * The adapter both demo pages use: the page's agent, merging per `?coalesce=`, the demo agent's way of asking for
  * details, a tool the person answers (`schedule_meeting`), and conversations kept in IndexedDB (unless
- * `?persist=off`) under the thread id in the page's URL (`?thread=`), which follows the adapter's thread. `notify` shows what the person should know about storage.
+ * `?persist=off`) under the thread id in the page's URL (`?thread=`), which follows the adapter's thread. `notify` shows what the person should know about storage;
+ * `extra` adds options of another demo's (the approvals demo's tool client).
  */
-export function demoAdapter(notify: (text: string) => void = () => undefined): CarbonAgUiAdapter {
+export function demoAdapter(notify: (text: string) => void = () => undefined, extra: Partial<CarbonAgUiAdapterOptions> = {}): CarbonAgUiAdapter {
   const params = new URLSearchParams(location.search);
   const threadId = params.get("thread");
   const adapter = new CarbonAgUiAdapter({
@@ -31,6 +32,7 @@ export function demoAdapter(notify: (text: string) => void = () => undefined): C
       if (warning instanceof AgUiThreadSavedElsewhereError) notify("This conversation changed in another tab. What you send here replaces that; reload to see the other tab's version.");
       else console.warn(`carbon-agui-rx: ${warning.message}`);
     },
+    ...extra,
   });
   // The thread in the URL: a reload comes back to it, Carbon's restart moves the URL to the new thread.
   adapter.threadId$.subscribe((current) => {

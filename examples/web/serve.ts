@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { scriptedAgentWithTools } from "../scripted-conversation";
 import { withMeetings } from "./meetingAgent";
+import { demoPage } from "./pages";
 
 export interface WebDemo {
   /** The page. */
@@ -23,42 +24,6 @@ export interface WebDemo {
   readonly toolServer: ToolServer | undefined;
   close(): Promise<void>;
 }
-
-const page = (agentUrl: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>carbon-agui-rx demo</title>
-<style>
-  html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; }
-  body { display: grid; grid-template-columns: 1fr 16rem; }
-  .chat { display: block; height: 100vh; width: 100%; order: 1; }
-  .side { order: 2; background: #f4f4f4; overflow: auto; min-width: 0; }
-  .state-panel, .threads-panel { padding: 1rem; }
-  .state-panel h2, .threads-panel h2 { margin: 0 0 0.5rem; font-size: 0.875rem; font-weight: 600; }
-  .notice { margin: 0; padding: 0.75rem 1rem; background: #fcf4d6; border-left: 3px solid #f1c21b; font-size: 0.8rem; }
-  .threads { list-style: none; margin: 0.5rem 0 0; padding: 0; font-size: 0.8rem; }
-  .threads li { display: flex; gap: 0.25rem; margin-bottom: 0.25rem; }
-  .threads .thread { flex: 1; text-align: left; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  .threads .thread[aria-current] { font-weight: 600; }
-  .state { margin: 0; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
-</style>
-<script>window.AGUI_URL = ${JSON.stringify(agentUrl)};</script>
-</head>
-<body><script type="module" src="/page.js"></script></body>
-</html>`;
-
-/** The same demo in React: Carbon's ChatContainer, the cards through renderUserDefinedResponse. */
-const reactPage = (agentUrl: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>carbon-agui-rx demo (React)</title>
-<style>html, body, #root { margin: 0; height: 100%; font-family: system-ui, sans-serif; }</style>
-<script>window.AGUI_URL = ${JSON.stringify(agentUrl)};</script>
-</head>
-<body><div id="root"></div><script type="module" src="/react.js"></script></body>
-</html>`;
 
 export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<WebDemo> {
   const encoder = new EventEncoder();
@@ -76,7 +41,7 @@ export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<Web
       return response.end(await readFile(join(__dirname, "dist", path.slice(1))));
     }
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(path === "/react" ? reactPage(endpoint) : page(endpoint));
+    response.end(demoPage({ title: "carbon-agui-rx demo", react: path === "/react", globals: { AGUI_URL: endpoint } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
