@@ -114,11 +114,11 @@ export class ToolSchemas {
  * pending approvals are asked after (`getApproval`), and one decided
  * meanwhile (another reviewer, another tab) is no longer pending: its call's
  * result says how it was decided, for the agent's next run, as when a
- * `decide` finds it decided. Returns those, with how each was decided; one
+ * `decide` finds it decided (`settleElsewhere`). Returns those, each with how it was decided; one
  * the server cannot tell about stays pending (its card answerable; `report`
  * hears why).
  */
-export async function settleDecidedElsewhere(client: ToolServerApprovals, conversation: Conversation, report: (error: unknown) => void): Promise<{ interruptId: string; approved: boolean }[]> {
+export async function settleDecidedElsewhere(client: ToolServerApprovals, conversation: Conversation, report: (error: unknown) => void): Promise<PendingInterrupt[]> {
   const waiting = conversation.pendingInterrupts.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
   if (waiting.length === 0) return [];
   const statuses = await Promise.all(
@@ -129,14 +129,9 @@ export async function settleDecidedElsewhere(client: ToolServerApprovals, conver
       ),
     ),
   );
-  const decided = waiting.filter((_entry, at) => statuses[at] !== undefined && statuses[at] !== "pending");
-  if (decided.length === 0) return [];
-  const taken = takePending(conversation);
-  withdrawDecisions(conversation, taken.filter((entry) => !decided.includes(entry)), []);
-  return decided.map(({ interrupt }) => {
-    const status = statuses[waiting.findIndex((entry) => entry.interrupt.id === interrupt.id)]!;
-    settleToolResult(conversation, interrupt.toolCallId!, JSON.stringify({ status, decided_elsewhere: true }));
-    return { interruptId: interrupt.id, approved: status === "approved" };
+  return waiting.flatMap((entry, at) => {
+    const status = statuses[at];
+    return status === undefined || status === "pending" ? [] : [settleElsewhere({ conversation, entry, approved: status === "approved", decidedBy: undefined })];
   });
 }
 

@@ -108,8 +108,7 @@ export class ChatPersistence {
     // Decided on the tool server meanwhile: the card restores answered, and the agent's next run learns how.
     const client = this.options.toolClient;
     const elsewhere = client ? await settleDecidedElsewhere(client, loaded.conversation, (error) => this.options.onWarning?.(asCarbonAgUiError(error))) : [];
-    const log = this.threads.logOf(loaded.conversation);
-    for (const { interruptId, approved } of elsewhere) log.addDecision(interruptId, approved ? "approve" : "reject", this.threads.now());
+    this.noteAnswers(loaded.conversation, elsewhere);
     this.host.adopt(loaded.conversation);
     if (elsewhere.length > 0) void this.threads.save(loaded.conversation);
     return this.latestHistory(loaded.conversation);
