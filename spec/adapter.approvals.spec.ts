@@ -3,6 +3,7 @@ import { CarbonRecorder, ev, startToolServer, type ToolServer } from "carbon-agu
 import { ToolClient } from "carbon-agui-rx/tool-client";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
 import type { CarbonAgUiError } from "../src/errors";
+import type { ApprovalRunStep } from "../src/adapter/approvals";
 import { approvalIdOf } from "../src/hitl";
 import { memoryStore } from "../src/persistence/memoryStore";
 
@@ -128,30 +129,99 @@ describe("a tool server's approval, decided in the chat", () => {
     return { ...setup, carbon };
   }
 
-  it("decided by another reviewer while the card waits: the tool server's event takes it off the pending list, once, and the next run learns how", async () => {
+  it("decided by another reviewer while the card waits: the tool server's event takes it off the pending list, once, and the agent goes on by itself with how it was decided and how its tool ended", async () => {
     const { adapter, carbon, inputs, reviewer } = await askedToSendAsOwner();
     const interruptId = adapter.pendingInterrupts[0]!.interrupt.id;
     await waitFor(() => server.requests.some((seen) => seen.path.includes("/events")));
     await reviewer.decide(approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!, { approved: true });
     await waitFor(() => adapter.pendingInterrupts.length === 0);
-    expect(adapter.messages.filter((message) => message.role === "tool").map((message) => JSON.parse(message.content as string))).toEqual([{ status: "approved", decided_elsewhere: true, decided_by: "reviewer" }]);
     await expect(adapter.respondToInterrupt({ type: "approve" }, carbon, {}, interruptId)).rejects.toThrow("no pending interrupt");
-    await adapter.sendMessage(request("Sent?"), sendOptions(), carbon);
-    expect(JSON.parse(lastToolResult(inputs.at(-1)!)!.content as string)).toMatchObject({ decided_elsewhere: true });
+    await waitFor(() => carbon.transcript().includes("Outcome:"));
+    expect(inputs).toHaveLength(2);
+    expect(inputs[1]!.resume).toBeUndefined();
+    expect(inputs[1]!.messages.filter((message) => message.role === "tool").map((message) => JSON.parse(message.content as string))).toEqual([
+      { status: "approved", decided_elsewhere: true, decided_by: "reviewer", tool_status: "finished" },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(inputs).toHaveLength(2);
     expect(server.toolRuns("send_email")).toBe(1);
     adapter.dispose();
   });
 
-  it("an events stream cut mid-run reconnects, and the decision elsewhere still lands once", async () => {
+  it("decided elsewhere as the chat answers: whichever lands first, the agent goes on once and the tool runs once", async () => {
+    const { adapter, carbon, inputs, reviewer, errors } = await askedToSendAsOwner();
+    await waitFor(() => server.requests.some((seen) => seen.path.includes("/events")));
+    const approvalId = approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!;
+    await Promise.allSettled([reviewer.decide(approvalId, { approved: true }), adapter.respondToInterrupt({ type: "approve" }, carbon)]);
+    await waitFor(() => inputs.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(inputs).toHaveLength(2);
+    expect(server.toolRuns("send_email")).toBe(1);
+    expect(errors).toEqual([]);
+    adapter.dispose();
+  });
+
+  it("an events stream cut mid-run reconnects, and the decision elsewhere still lands once, the agent going on once", async () => {
     server.inject({ type: "drop-mid-frame", afterEvents: 1 }, { route: "events" });
-    const { adapter, reviewer } = await askedToSendAsOwner();
+    const { adapter, reviewer, inputs } = await askedToSendAsOwner();
     await waitFor(() => server.requests.filter((seen) => seen.path.includes("/events")).length >= 1);
     await reviewer.decide(approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!, { approved: false, reason: "no" });
     await waitFor(() => adapter.pendingInterrupts.length === 0);
     // It was cut, and came back with Last-Event-ID.
     expect(server.requests.filter((seen) => seen.path.includes("/events")).map((seen) => seen.headers["last-event-id"] !== undefined)).toEqual([false, true]);
-    expect(adapter.messages.filter((message) => message.role === "tool").map((message) => JSON.parse(message.content as string))).toEqual([{ status: "denied", decided_elsewhere: true, decided_by: "reviewer" }]);
+    await waitFor(() => inputs.length === 2);
+    expect(JSON.parse(lastToolResult(inputs[1]!)!.content as string)).toEqual({ status: "denied", decided_elsewhere: true, decided_by: "reviewer" });
+    expect(adapter.messages.filter((message) => message.role === "tool")).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(inputs).toHaveLength(2);
     adapter.dispose();
+  });
+
+  describe("the card's tool run, from the run's events", () => {
+    const stepsOf = (adapter: CarbonAgUiAdapter, interruptId: string) => {
+      const steps: ApprovalRunStep[] = [];
+      adapter.approvalRun$(interruptId).subscribe((step) => steps.push(step));
+      return steps;
+    };
+
+    it("approved here: started, finished, and the tool's result", async () => {
+      const { adapter, carbon } = await askedToSendAsOwner();
+      const steps = stepsOf(adapter, adapter.pendingInterrupts[0]!.interrupt.id);
+      await waitFor(() => server.requests.some((seen) => seen.path.includes("/events")));
+      await adapter.respondToInterrupt({ type: "approve" }, carbon);
+      await waitFor(() => steps.length === 3);
+      // The tool server's answer to decide and its events come apart: the order between them is not fixed.
+      expect(steps).toEqual(expect.arrayContaining([{ step: "started" }, { step: "finished" }, { step: "result", result: expect.objectContaining({ sent: true, to: "ops@example.com" }) }]));
+      adapter.dispose();
+    });
+
+    it("a tool that fails: started, then failed with the problem's kind", async () => {
+      await server.close();
+      const failing = { name: "send_email", description: "Fails once approved.", approval: "required" as const, inputSchema: { type: "object", required: ["to"] }, run: () => Promise.reject(new Error("smtp down")) };
+      server = await startToolServer({ tools: [failing] });
+      const { adapter, carbon, errors } = await askedToSendAsOwner();
+      const steps = stepsOf(adapter, adapter.pendingInterrupts[0]!.interrupt.id);
+      await waitFor(() => server.requests.some((seen) => seen.path.includes("/events")));
+      await adapter.respondToInterrupt({ type: "approve" }, carbon).catch(() => undefined);
+      await waitFor(() => steps.length === 2);
+      expect(steps).toEqual([{ step: "started" }, { step: "failed", kind: "tool-failed" }]);
+      expect(errors).toHaveLength(1);
+      adapter.dispose();
+    });
+
+    it("a stream cut mid-run and replayed in full on reconnect shows no step twice", async () => {
+      server.inject({ type: "drop-mid-frame", afterEvents: 2 }, { route: "events" });
+      server.inject({ type: "replay-too-much" }, { route: "events" });
+      const { adapter, carbon } = await askedToSendAsOwner();
+      const steps = stepsOf(adapter, adapter.pendingInterrupts[0]!.interrupt.id);
+      await waitFor(() => server.requests.some((seen) => seen.path.includes("/events")));
+      await adapter.respondToInterrupt({ type: "approve" }, carbon);
+      await waitFor(() => steps.some((step) => step.step === "finished") && steps.some((step) => step.step === "result"));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(server.requests.filter((seen) => seen.path.includes("/events")).length).toBeGreaterThanOrEqual(2);
+      expect(steps.map((step) => step.step).sort()).toEqual(["finished", "result", "started"]);
+      adapter.dispose();
+    });
   });
 
   it("a double click sends one decision", async () => {

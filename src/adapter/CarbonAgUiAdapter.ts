@@ -1,14 +1,14 @@
-import { filter, skip, Subscription } from "rxjs";
+import { EMPTY, filter, skip, Subscription, type Observable } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import type { Conversation } from "../conversation";
 import { AgUiInterruptError, asCarbonAgUiError, CarbonAgUiError } from "../errors";
-import { followDecisionsElsewhere, settleElsewhere } from "./approvals";
+import { ApprovalRuns, type ApprovalRunStep } from "./approvals";
 import { approvalIdOf, isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
 import type { Turn } from "../internal/turn";
 import { CarbonEvents } from "./carbonEvents";
 import { ErrorPolicy } from "./errorPolicy";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
-import { decisionTarget, resume } from "./resume";
+import { continueAfterElsewhere, decisionTarget, resume } from "./resume";
 import { playMessage } from "./message";
 import { decide } from "./turnEdges";
 import { CurrentConversation } from "./currentConversation";
@@ -43,6 +43,8 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   private readonly persisted: ChatPersistence | undefined;
   /** What the adapter holds on to until `dispose()`. */
   private readonly held = new Subscription();
+  /** With `toolClient`: its approvals' runs, followed on the tool server. */
+  private readonly approvalRuns: ApprovalRuns | undefined;
   private disposed = false;
 
   constructor(options: CarbonAgUiAdapterOptions) {
@@ -59,17 +61,33 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     if (onStateChange) this.held.add(this.state$.pipe(skip(1)).subscribe(onStateChange));
     const { toolClient } = this.options;
     if (toolClient) {
-      const decidedElsewhere = followDecisionsElsewhere(toolClient, this.conversations, (error) => this.options.onWarning?.(asCarbonAgUiError(error)));
-      // Decided by another reviewer or tab: the card says so, and the agent's next run learns how (a saved thread too).
-      this.held.add(
-        decidedElsewhere.subscribe((decided) => {
-          const answered = settleElsewhere(decided);
-          this.persisted?.noteAnswers(decided.conversation, [answered]);
-          void this.persisted?.save(decided.conversation);
-        }),
-      );
+      this.approvalRuns = new ApprovalRuns(toolClient, this.conversations, {
+        report: (error) => this.options.onWarning?.(asCarbonAgUiError(error)),
+        // An answer from here on its way (its resume queued or playing) finds it decided itself (409): nothing runs twice.
+        mayTake: (conversation, entry) => !(entry.decision && !conversation.pendingInterrupts.some((other) => !other.decision) && this.turns.busy),
+        // Decided by another reviewer or tab: the card says so (a saved thread too).
+        settled: (conversation, answered) => {
+          this.persisted?.noteAnswers(conversation, [answered]);
+          void this.persisted?.save(conversation);
+        },
+        // Its outcome known: the agent goes on in a run that carries it, as after a card answered here, in the latest Carbon instance.
+        learned: (conversation, resultIds) => {
+          const instance = this.lastInstance;
+          if (this.disposed || !instance || conversation !== this.conversation || conversation.pendingInterrupts.some((entry) => !entry.decision)) return void this.persisted?.save(conversation);
+          const turn = this.beginTurn(instance, []);
+          const continuing = this.turns.play(turn, () => continueAfterElsewhere(turn, this.options, this.errors.describeError, resultIds));
+          this.errors.settle(this.saved(turn, continuing), "unshown").catch(() => undefined);
+        },
+      });
+      this.held.add(() => this.approvalRuns?.dispose());
     }
   }
+
+  /** The steps of the tool run a tool server's approval holds (`toolClient`), from its run's events: what its decision card shows. */
+  approvalRun$(interruptId: string): Observable<ApprovalRunStep> {
+    return this.approvalRuns?.steps$(interruptId) ?? EMPTY;
+  }
+
   /**
    * Lets go of everything the adapter holds outside itself, for an app that
    * makes an adapter per page or route: what plays stops ("Response

@@ -1,4 +1,4 @@
-import { catchError, defer, distinct, EMPTY, filter, from, map, mergeMap, switchMap, take, type Observable } from "rxjs";
+import { catchError, defer, distinct, EMPTY, filter, from, ignoreElements, merge, mergeMap, ReplaySubject, switchMap, takeWhile, tap, type Observable, type Subscription } from "rxjs";
 import type { Conversation } from "../conversation";
 import { approvalIdOf, type InterruptDecision, type PendingInterrupt } from "../hitl";
 import { decide, settleToolResult, takePending, withdrawDecisions } from "./turnEdges";
@@ -143,37 +143,166 @@ export interface DecidedElsewhere {
   decidedBy: string | undefined;
 }
 
+/** What a tool server's approval's tool run did, as its run's events (and the call's result) tell it: for its decision card. */
+export type ApprovalRunStep =
+  | { readonly step: "started" }
+  | { readonly step: "finished" }
+  | { readonly step: "failed"; readonly kind?: string }
+  /** The tool's result, from the tool server's answer to a `decide` sent from here. */
+  | { readonly step: "result"; readonly result: unknown };
+
+/** What the adapter does with what `ApprovalRuns` learns. */
+export interface ApprovalRunsHooks {
+  /** Hears why a run's events could not be followed. */
+  report(error: unknown): void;
+  /** Whether an approval decided elsewhere may be taken off the pending list from its event (not while an answer sent from here is on its way: its `decide` finds it decided, 409). */
+  mayTake(conversation: Conversation, entry: PendingInterrupt): boolean;
+  /** An approval decided elsewhere is off the pending list, answered as `answered` (its card says so). */
+  settled(conversation: Conversation, answered: PendingInterrupt): void;
+  /** The outcome of approvals decided elsewhere is in these results of the history: the agent may go on with it. */
+  learned(conversation: Conversation, resultIds: readonly string[]): void;
+}
+
+const TOOL_ENDS = new Set(["tool.finished", "tool.failed"]);
+
 /**
  * Follows, for each approval pending in the current conversation, its run's
- * events on the tool server (`events$`: one stream per approval, until it is
- * decided), and hands over an `approval.decided` for one still pending here:
- * decided elsewhere, it is no longer this chat's to answer. A decision sent
- * from here is taken off the pending list first, so its own event is passed
- * by. An approval whose run the server cannot tell, or whose events fail,
- * stays pending (`report` hears why).
+ * events on the tool server (`events$`: one stream per approval, which
+ * reconnects with `Last-Event-ID` and skips what the server replays), until
+ * its tool has finished or failed, or it was denied:
+ *
+ * - its `tool.started`, `tool.finished` and `tool.failed` are its steps
+ *   (`steps$`), with the tool's result once the call has it;
+ * - an `approval.decided` for one still pending here was decided elsewhere
+ *   (another reviewer, another tab): it is taken off the pending list with
+ *   that decision (`settleElsewhere`), and once the outcome is known (denied
+ *   at once; approved, when its tool has finished or failed, or its events
+ *   end) its call's result says it, and `hooks.learned` hears of it, once.
+ *
+ * A decision sent from here is taken off the pending list first, so its own
+ * event is passed by. An approval whose run the server cannot tell, or whose
+ * events fail, stays pending (`hooks.report` hears why).
  */
-export function followDecisionsElsewhere(client: ToolServerApprovals, conversations$: Observable<Conversation>, report: (error: unknown) => void): Observable<DecidedElsewhere> {
-  return conversations$.pipe(
-    switchMap((conversation) =>
-      conversation.pendingInterrupts$.pipe(
-        mergeMap((pending) => from(pending.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined))),
-        distinct(({ interrupt }) => interrupt.id),
-        mergeMap((entry) => {
-          const approvalId = approvalIdOf(entry.interrupt)!;
-          return defer(() => client.getApproval(approvalId)).pipe(
-            mergeMap(({ run_id: runId }) => (runId ? client.events$(runId) : EMPTY)),
-            filter(({ event, data }) => event === "approval.decided" && (data as { approval_id?: unknown } | null)?.approval_id === approvalId),
-            take(1),
-            map(({ data }) => data as { approved?: unknown; decided_by?: unknown }),
-            filter(() => conversation.pendingInterrupts.some((still) => still.interrupt.id === entry.interrupt.id)),
-            map((data) => ({ conversation, entry, approved: data.approved === true, decidedBy: typeof data.decided_by === "string" ? data.decided_by : undefined })),
-            catchError((error: unknown) => (report(error), EMPTY)),
-          );
-        }),
-      ),
-    ),
-  );
+export class ApprovalRuns {
+  private readonly steps = new Map<string, ReplaySubject<ApprovalRunStep>>();
+  private readonly subscription: Subscription;
+
+  constructor(
+    private readonly client: ToolServerApprovals,
+    conversations$: Observable<Conversation>,
+    private readonly hooks: ApprovalRunsHooks,
+  ) {
+    this.subscription = conversations$.pipe(switchMap((conversation) => this.followAll(conversation))).subscribe();
+  }
+
+  /** The steps of the tool run an approval's interrupt holds, from the first (replayed to a late subscriber), each once. */
+  steps$(interruptId: string): Observable<ApprovalRunStep> {
+    return this.stepsOf(interruptId).asObservable();
+  }
+
+  dispose(): void {
+    this.subscription.unsubscribe();
+  }
+
+  private stepsOf(interruptId: string): ReplaySubject<ApprovalRunStep> {
+    let steps = this.steps.get(interruptId);
+    if (!steps) this.steps.set(interruptId, (steps = new ReplaySubject<ApprovalRunStep>()));
+    return steps;
+  }
+
+  private followAll(conversation: Conversation): Observable<never> {
+    /** The approvals followed in this conversation, by their calls' ids. */
+    const calls = new Map<string, string>();
+    const followed = conversation.pendingInterrupts$.pipe(
+      mergeMap((pending) => from(pending.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined && interrupt.toolCallId !== undefined))),
+      distinct(({ interrupt }) => interrupt.id),
+      tap(({ interrupt }) => calls.set(interrupt.toolCallId!, interrupt.id)),
+      mergeMap((entry) => this.follow(conversation, entry)),
+    );
+    // The tool's result comes with the tool server's answer to a decide sent from here, which settles the call's result.
+    const resulted = new Set<string>();
+    const results = conversation.messages$.pipe(
+      tap((messages) => {
+        for (const message of messages) {
+          const interruptId = message.role === "tool" ? calls.get(message.toolCallId) : undefined;
+          if (interruptId === undefined || resulted.has(interruptId)) continue;
+          const result = toolResultOf(message.content);
+          if (result === undefined) continue;
+          resulted.add(interruptId);
+          this.stepsOf(interruptId).next({ step: "result", result: result.result });
+        }
+      }),
+      ignoreElements(),
+    );
+    return merge(followed, results);
+  }
+
+  private follow(conversation: Conversation, first: PendingInterrupt): Observable<never> {
+    const { interrupt } = first;
+    const approvalId = approvalIdOf(interrupt)!;
+    const toolCallId = interrupt.toolCallId!;
+    const steps = this.stepsOf(interrupt.id);
+    /** Decided elsewhere: the result that says how, until the agent may learn it. */
+    let elsewhere: { content: Record<string, unknown>; learned: boolean } | undefined;
+    const learn = (tool?: Record<string, unknown>) => {
+      if (!elsewhere || elsewhere.learned) return;
+      elsewhere.learned = true;
+      const resultId = settleToolResult(conversation, toolCallId, JSON.stringify({ ...elsewhere.content, ...tool }));
+      this.hooks.learned(conversation, [resultId]);
+    };
+    const decided = (data: { approved?: unknown; decided_by?: unknown }) => {
+      const entry = conversation.pendingInterrupts.find((still) => still.interrupt.id === interrupt.id);
+      if (!entry || !this.hooks.mayTake(conversation, entry)) return;
+      const approved = data.approved === true;
+      const decidedBy = typeof data.decided_by === "string" ? data.decided_by : undefined;
+      this.hooks.settled(conversation, settleElsewhere({ conversation, entry, approved, decidedBy }));
+      elsewhere = { content: elsewhereContent(approved, decidedBy), learned: false };
+      if (!approved) learn();
+    };
+    return defer(() => this.client.getApproval(approvalId)).pipe(
+      mergeMap(({ run_id: runId }) => (runId ? this.client.events$(runId) : EMPTY)),
+      filter(({ data }) => (data as { approval_id?: unknown } | null)?.approval_id === approvalId),
+      takeWhile(({ event, data }) => !TOOL_ENDS.has(event) && !(event === "approval.decided" && (data as { approved?: unknown }).approved !== true), true),
+      tap({
+        next: ({ event, data }) => {
+          const about = (data ?? {}) as { approved?: unknown; decided_by?: unknown; kind?: unknown };
+          if (event === "approval.decided") decided(about);
+          else if (event === "tool.started") steps.next({ step: "started" });
+          else if (event === "tool.finished") {
+            steps.next({ step: "finished" });
+            learn({ tool_status: "finished" });
+          } else if (event === "tool.failed") {
+            const kind = typeof about.kind === "string" ? about.kind : undefined;
+            steps.next(kind === undefined ? { step: "failed" } : { step: "failed", kind });
+            learn({ tool_status: "failed", ...(kind !== undefined && { kind }) });
+          }
+        },
+        // Its events ended before its tool did: the agent learns what is known.
+        complete: () => learn(),
+        error: () => learn(),
+      }),
+      ignoreElements(),
+      catchError((error: unknown) => (this.hooks.report(error), EMPTY)),
+    );
+  }
 }
+
+/** The tool's result in a call's result, when it is the tool server's answer to an approved decide (`{ status: "ok", result }`). */
+function toolResultOf(content: unknown): { result: unknown } | undefined {
+  if (typeof content !== "string" || !content.includes('"ok"')) return undefined;
+  try {
+    const parsed = JSON.parse(content) as { status?: unknown; result?: unknown } | null;
+    return parsed?.status === "ok" && "result" in parsed ? { result: parsed.result } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const elsewhereContent = (approved: boolean, decidedBy: string | undefined): Record<string, unknown> => ({
+  status: approved ? "approved" : "denied",
+  decided_elsewhere: true,
+  ...(decidedBy !== undefined && { decided_by: decidedBy }),
+});
 
 /** Takes an approval decided elsewhere off the pending list, with that decision (its card says so), and gives its call the result that says how. */
 export function settleElsewhere({ conversation, entry, approved, decidedBy }: DecidedElsewhere): PendingInterrupt {
@@ -181,6 +310,6 @@ export function settleElsewhere({ conversation, entry, approved, decidedBy }: De
   decide(conversation, entry.interrupt.id, decided.decision);
   const taken = takePending(conversation);
   withdrawDecisions(conversation, taken.filter(({ interrupt }) => interrupt.id !== entry.interrupt.id), []);
-  settleToolResult(conversation, entry.interrupt.toolCallId!, JSON.stringify({ status: approved ? "approved" : "denied", decided_elsewhere: true, ...(decidedBy !== undefined && { decided_by: decidedBy }) }));
+  settleToolResult(conversation, entry.interrupt.toolCallId!, JSON.stringify(elsewhereContent(approved, decidedBy)));
   return decided;
 }

@@ -38,6 +38,8 @@ export function decisionTarget(pending: readonly PendingInterrupt[], interruptId
  * A tool server's approvals are decided there first (`decideApprovals`): its
  * answers settle the calls' results, and cannot be taken back; an approval
  * it did not take fails the turn before any run, pending again.
+ * `settledBefore`: results of approvals decided elsewhere, already in the
+ * history, whose calls the run shows first too (`continueAfterElsewhere`).
  *
  * A resume that fails before its first event (it threw, it was stopped
  * first, it completed empty) puts the interrupts and their decisions back,
@@ -46,11 +48,11 @@ export function decisionTarget(pending: readonly PendingInterrupt[], interruptId
  * resumed call gets its decision as its result. A resume ended by a restart
  * or reset is over: its thread is gone, there is nothing to retry.
  */
-export async function resume(turn: Turn, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Promise<TurnOutcome> {
+export async function resume(turn: Turn, options: ResolvedOptions, describeError: (error: unknown) => string | undefined, settledBefore: readonly string[] = []): Promise<TurnOutcome> {
   const { conversation } = turn;
   const threadGone = () => turn.ended && turn.signal.reason === CancellationReason.CONVERSATION_RESTARTED;
   const answered = takePending(conversation);
-  if (!answered.some((entry) => entry.decision)) {
+  if (settledBefore.length === 0 && !answered.some((entry) => entry.decision)) {
     if (threadGone()) return { how: "stopped", began: false };
     return { how: "failed", began: false, error: new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled") };
   }
@@ -67,7 +69,7 @@ export async function resume(turn: Turn, options: ResolvedOptions, describeError
   const request =
     agents.length > 0
       ? { input: runInput(conversation, options.runFields, [], agents.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" }))) }
-      : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: [...settled, ...results].flatMap((id) => shownWithResult(turn, id)) };
+      : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: [...settledBefore, ...settled, ...results].flatMap((id) => shownWithResult(turn, id)) };
   const outcome = await outcomeOf(turnRuns(turn, request, options, describeError), () => turn.ended);
   if (outcome.began) recordDecisionResults(conversation, agents);
   // Into the turn's own conversation: after a reset, nobody reads it. The tool server's answers stay: they happened.
@@ -78,6 +80,18 @@ export async function resume(turn: Turn, options: ResolvedOptions, describeError
   return turn.ended
     ? { how: "stopped", began: false, notSent: new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again") }
     : { how: "failed", began: false, error: new AgUiInterruptError(new AgUiEmptyRunError().message) };
+}
+
+/**
+ * The continuation after approvals decided elsewhere (`ApprovalRuns`): their
+ * calls' results (`settled`) are in the history, and the agent goes on in a
+ * run that carries it, showing those calls first, as after a card answered
+ * here. The decisions the other pending interrupts hold go with it; while one
+ * still waits for its answer, nothing runs (its answer starts the run).
+ */
+export function continueAfterElsewhere(turn: Turn, options: ResolvedOptions, describeError: (error: unknown) => string | undefined, settled: readonly string[]): Promise<TurnOutcome> {
+  if (turn.ended || turn.conversation.pendingInterrupts.some((entry) => !entry.decision)) return Promise.resolve({ how: "finished", began: false });
+  return resume(turn, options, describeError, settled);
 }
 
 /** The events that show the call a result answers, with the result (for the continuation of a person's answers). */
