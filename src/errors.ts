@@ -240,3 +240,28 @@ export class AgUiThreadSavedElsewhereError extends CarbonAgUiError {
     super(`Thread '${threadId}' was saved in another tab; the next save here replaces it (reload to see that tab's conversation)`);
   }
 }
+
+/** Why the agent's server could not give a thread. */
+export type ThreadServerProblem = "unreachable" | "not-found" | "forbidden" | "unreadable" | "failed";
+
+/**
+ * The agent's server could not give, list, delete or rejoin a thread: it did
+ * not answer, it has no such thread, this person may not read it (401/403),
+ * or what it sent does not parse. Nothing local is deleted; the chat says why
+ * in one line.
+ */
+export class AgUiThreadServerError extends CarbonAgUiError {
+  override readonly name = "AgUiThreadServerError";
+  constructor(
+    readonly operation: "load" | "list" | "remove" | "rejoin",
+    readonly threadId: string | undefined,
+    readonly problem: ThreadServerProblem,
+    /** The HTTP status, when the server answered with one. */
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    const what = threadId === undefined ? "the threads" : `thread '${threadId}'`;
+    const why = { unreachable: "it did not answer", "not-found": "it has no such thread", forbidden: "this person may not read it", unreadable: "what it sent does not parse", failed: "it failed" }[problem];
+    super(`The agent's server could not ${operation} ${what}: ${why}${status === undefined ? "" : ` (HTTP ${status})`}${options?.cause === undefined ? "" : `: ${reasonOf(options.cause)}`}`, options);
+  }
+}

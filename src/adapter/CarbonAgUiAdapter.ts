@@ -14,7 +14,9 @@ import { decide } from "./turnEdges";
 import { CurrentConversation } from "./currentConversation";
 import { TurnQueue } from "./turnQueue";
 import { randomId } from "../internal/ids";
-import { ChatPersistence, type CarbonFeedbackEvent } from "./chatPersistence";
+import { ChatPersistence, type CarbonFeedbackEvent, type RunningRun } from "./chatPersistence";
+import { memoryStore } from "../persistence/memoryStore";
+import { playRejoined } from "./rejoin";
 import type { ThreadSummary } from "../persistence/store";
 
 export interface RespondOptions {
@@ -51,7 +53,16 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const resolved = resolveOptions(options);
     super(resolved);
     const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
-    this.persisted = options.persistence && new ChatPersistence(options.persistence, { ...host, busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING), clear: (instance) => this.carbonEvents.clear(instance) }, resolved);
+    // Threads the agent keeps need a cache of their own: what this page showed of each (in memory, without `persistence`).
+    const persistence = options.persistence ?? (resolved.threads && { store: memoryStore(), channel: false as const });
+    const threadHost = {
+      ...host,
+      busy: () => this.turns.busy,
+      stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING),
+      clear: (instance: CarbonThreadInstance) => this.carbonEvents.clear(instance),
+      rejoin: (conversation: Conversation, run: RunningRun, instance: CarbonChatInstance) => this.rejoin(conversation, run, instance),
+    };
+    this.persisted = persistence && new ChatPersistence(persistence, resolved.threads, threadHost, resolved);
     const persisted = this.persisted;
     this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
     this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
@@ -120,11 +131,27 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
   }
 
-  /** Carbon's `customLoadHistory`: with `persistence`, the thread as stored, its latest `shownTurns` (docs/persistence.md). */
+  /**
+   * Carbon's `customLoadHistory`: the thread of `threadId`, its latest
+   * `shownTurns`, from the agent's server where it keeps threads (a run
+   * still going on it streams on into the chat), else as `persistence`
+   * stored it (docs/persistence.md).
+   */
   readonly loadHistory: CustomLoadHistory = async (instance) => {
     if (instance) this.carbonEvents.follow((this.lastInstance = instance));
-    return this.persisted?.loadHistory() ?? [];
+    return this.persisted?.loadHistory(instance) ?? [];
   };
+
+  /** A run still going on the restored `conversation`, as a turn of its own: after what is queued, once Carbon shows the restored history. */
+  private rejoin(conversation: Conversation, run: RunningRun, instance: CarbonChatInstance): void {
+    if (conversation !== this.conversation || this.disposed) return;
+    this.carbonEvents.follow((this.lastInstance = instance));
+    const turn = this.beginTurn(instance, []);
+    const requestId = [...conversation.messages].reverse().find((message) => message.role === "user")?.id;
+    // Carbon shows what `loadHistory` returned once its promise has settled: the answer goes after it.
+    const shown = new Promise<void>((resolve) => this.options.scheduler.schedule(resolve));
+    void this.errors.settle(this.saved(turn, this.turns.play(turn, () => shown.then(() => playRejoined(turn, run, requestId, this.options, this.errors.describeError)))), "unshown").catch(() => undefined);
+  }
 
   /** How many earlier turns of a restored thread its chat does not show yet; `showEarlierHistory` inserts them. */
   get earlierTurns(): number {

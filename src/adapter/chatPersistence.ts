@@ -1,6 +1,11 @@
-import type { CarbonThreadInstance } from "../carbon";
+import type { CarbonChatInstance, CarbonThreadInstance } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
+import type { BaseEvent } from "@ag-ui/core";
+import { NEVER, type Observable } from "rxjs";
+import { AgUiThreadSavedElsewhereError, AgUiThreadServerError, asCarbonAgUiError, type ThreadServerProblem } from "../errors";
+import type { AgentThreads, ServerThread } from "../threads/agentThreads";
+import { withCache } from "../threads/cachedThread";
+import { transcriptOfThread } from "../threads/threadHistory";
 import { settleDecidedElsewhere } from "./approvals";
 import type { PendingInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
@@ -22,7 +27,28 @@ export interface ThreadHost {
   stopAll(): void;
   /** Clears Carbon's chat for the adapter (not taken for a clear of the host's). */
   clear(instance: CarbonThreadInstance): Promise<void>;
+  /** Streams a run still going on `conversation` into the chat, as a turn of its own, once Carbon shows what came before. */
+  rejoin(conversation: Conversation, run: RunningRun, instance: CarbonChatInstance): void;
 }
+
+/** A run still going on a restored thread, to rejoin: its events from the start, and how to stop it where it runs. */
+export interface RunningRun {
+  events: Observable<BaseEvent>;
+  stop?: () => Promise<void>;
+}
+
+type LoadedForChat = { conversation: Conversation; running?: RunningRun } | "none" | { notice: string };
+
+const NOT_RESTORED = "The saved conversation could not be restored, so a new one has started.";
+
+/** The one line a chat shows for a thread the agent's server did not give. */
+const notOpened: Record<ThreadServerProblem, string> = {
+  unreachable: "The agent's server did not answer, so this conversation could not be opened; a new one has started.",
+  "not-found": "This conversation is not on the agent's server, so a new one has started.",
+  forbidden: "You may not open this conversation, so a new one has started.",
+  unreadable: "The agent's server sent this conversation in a form that could not be read, so a new one has started.",
+  failed: "The agent's server could not give this conversation, so a new one has started.",
+};
 
 /** The feedback bus event fields read. */
 export interface CarbonFeedbackEvent {
@@ -38,7 +64,9 @@ export interface CarbonFeedbackEvent {
  * The adapter's `persistence`: each conversation's transcript recorded as it
  * is shown, saved at a turn's end, on decisions, feedback and `pagehide`;
  * threads loaded into Carbon (the latest `shownTurns`, earlier ones on
- * demand), listed, switched to and deleted. See docs/persistence.md.
+ * demand), listed, switched to and deleted. Where the agent keeps its
+ * threads (`threads`) they come from its server, and the store is their
+ * cache. See docs/persistence.md.
  */
 export class ChatPersistence {
   private readonly threads: ThreadStore;
@@ -49,6 +77,8 @@ export class ChatPersistence {
 
   constructor(
     persistence: PersistenceOptions,
+    /** Where the agent keeps its threads, when it does: what it holds wins over the store, which is then its cache. */
+    private readonly server: AgentThreads | undefined,
     private readonly host: ThreadHost,
     private readonly options: ResolvedOptions,
   ) {
@@ -56,10 +86,12 @@ export class ChatPersistence {
     const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && options.onWarning?.(new AgUiThreadSavedElsewhereError(threadId));
     this.threads = new ThreadStore(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
-    // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer).
+    // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer). Where the agent
+    // keeps threads its run goes on, for the next page to rejoin; the snapshot holds the answer so far, shown stopped
+    // where the run cannot be rejoined.
     this.onPageHide = () => {
       const changing = host.busy() || this.threads.hasUnsaved(host.current().threadId);
-      host.stopAll();
+      if (!server) host.stopAll();
       if (changing) this.threads.saveBeforeUnload(host.current());
     };
     globalThis.addEventListener?.("pagehide", this.onPageHide);
@@ -97,21 +129,67 @@ export class ChatPersistence {
     return this.threads.save(conversation);
   }
 
-  async loadHistory(): Promise<CarbonHistoryItem[]> {
+  /** The thread named by the current conversation, into the chat; a run still going on it rejoined once Carbon shows the rest. */
+  async loadHistory(instance: CarbonChatInstance | undefined): Promise<CarbonHistoryItem[]> {
     const { threadId } = this.host.current();
-    const loaded = await this.threads.load(threadId);
+    // A thread the adapter made itself has nothing to restore.
+    if (this.server && threadId !== this.options.threadId) return [];
+    const loaded = await this.loadThread(threadId);
+    if (this.host.current().threadId !== threadId) return [];
     if (loaded === "none") return [];
-    if (loaded === "refused") {
-      if (this.host.current().threadId === threadId) this.host.adopt();
-      return [notRestoredNotice(this.threads.now())];
+    if ("notice" in loaded) {
+      this.host.adopt();
+      return [notRestoredNotice(this.threads.now(), loaded.notice)];
     }
-    // Decided on the tool server meanwhile: the card restores answered, and the agent's next run learns how.
-    const client = this.options.toolClient;
-    const elsewhere = client ? await settleDecidedElsewhere(client, loaded.conversation, (error) => this.options.onWarning?.(asCarbonAgUiError(error))) : [];
-    this.noteAnswers(loaded.conversation, elsewhere);
     this.host.adopt(loaded.conversation);
-    if (elsewhere.length > 0) void this.threads.save(loaded.conversation);
+    if (loaded.running && instance) this.host.rejoin(loaded.conversation, loaded.running, instance);
     return this.latestHistory(loaded.conversation);
+  }
+
+  /**
+   * A thread as it is to be shown: the agent's server's (with what this
+   * browser kept of it, see `withCache`) when it keeps threads, else the
+   * store's, with the approvals the tool server decided meanwhile settled.
+   * One that cannot be opened says why in `notice` (its error went to
+   * `onError`); nothing stored is deleted.
+   */
+  private async loadThread(threadId: string): Promise<LoadedForChat> {
+    const [cached, served] = await Promise.all([this.threads.load(threadId), this.server && this.fromServer(threadId)]);
+    const local = typeof cached === "object" ? cached.conversation : undefined;
+    // Not on the server, and never answered by it (its first run failed before the server had it): only this browser has it.
+    const onlyHere = served === "not-found" && local !== undefined && local.messages.every((message) => message.role === "user");
+    if (served === undefined || onlyHere) return local ? this.settled(local) : cached === "none" ? "none" : { notice: NOT_RESTORED };
+    if (served === "not-found") this.options.onError?.(new AgUiThreadServerError("load", threadId, "not-found"));
+    if (served === "not-found" || "problem" in served) return { notice: notOpened[served === "not-found" ? "not-found" : served.problem] };
+    const kept = local && { conversation: local, transcript: this.threads.logOf(local).toEntries() };
+    const { describe = () => undefined } = this.options;
+    const pipeline = this.options.pipeline({ stop: NEVER, renderCost: NEVER, describeError: describe });
+    const serverTranscript = transcriptOfThread(served, { pipeline, scheduler: this.options.scheduler, time: this.threads.now(), runningTurn: served.running !== undefined });
+    const { conversation, transcript } = withCache(served, serverTranscript, kept, this.options.scheduler);
+    this.threads.adoptLog(conversation, transcript);
+    void this.threads.save(conversation);
+    const running = served.running && { events: served.running, ...(served.stopRunning && { stop: served.stopRunning }) };
+    return this.settled(conversation, running);
+  }
+
+  /** With the approvals the tool server decided meanwhile settled: their cards restore answered, and the agent's next run learns how. */
+  private async settled(conversation: Conversation, running?: RunningRun): Promise<LoadedForChat> {
+    const client = this.options.toolClient;
+    const elsewhere = client ? await settleDecidedElsewhere(client, conversation, (error) => this.options.onWarning?.(asCarbonAgUiError(error))) : [];
+    this.noteAnswers(conversation, elsewhere);
+    if (elsewhere.length > 0) void this.threads.save(conversation);
+    return { conversation, ...(running && { running }) };
+  }
+
+  /** The thread from the agent's server, "not-found" when it has none by that id, or the problem (reported) that kept it. */
+  private async fromServer(threadId: string): Promise<ServerThread | "not-found" | { problem: ThreadServerProblem }> {
+    try {
+      return (await this.server!.load(threadId)) ?? "not-found";
+    } catch (thrown) {
+      const error = thrown instanceof AgUiThreadServerError ? thrown : new AgUiThreadServerError("load", threadId, "failed", undefined, { cause: thrown });
+      this.options.onError?.(error);
+      return { problem: error.problem };
+    }
   }
 
   /** The latest `shownTurns` of the conversation's transcript, as Carbon's history; the earlier ones wait for `showEarlierHistory`. */
@@ -140,18 +218,38 @@ export class ChatPersistence {
     return this.threads.logOf(this.host.current()).answerOf(interruptId);
   }
 
-  list(): Promise<ThreadSummary[]> {
+  /** The agent's server's threads where it lists them (this browser's when it cannot, the failure reported), else the store's. */
+  async list(): Promise<ThreadSummary[]> {
+    if (this.server?.list) {
+      try {
+        return await this.server.list();
+      } catch (thrown) {
+        this.options.onError?.(thrown instanceof AgUiThreadServerError ? thrown : new AgUiThreadServerError("list", undefined, "failed", undefined, { cause: thrown }));
+      }
+    }
     return this.threads.list();
   }
 
+  /** Another thread into the chat (one neither the server nor the store holds starts empty under that id). */
   async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
-    const loaded = await this.threads.load(threadId);
-    this.host.adopt(typeof loaded === "object" ? loaded.conversation : this.host.newConversation(threadId));
+    const loaded = await this.loadThread(threadId);
+    this.host.adopt(typeof loaded === "object" && "conversation" in loaded ? loaded.conversation : this.host.newConversation(loaded === "none" ? threadId : randomId()));
     await this.host.clear(instance);
-    if (typeof loaded === "object") await instance.messaging.insertHistory(this.latestHistory(loaded.conversation));
+    if (loaded === "none") return;
+    if ("notice" in loaded) return instance.messaging.insertHistory([notRestoredNotice(this.threads.now(), loaded.notice)]);
+    await instance.messaging.insertHistory(this.latestHistory(loaded.conversation));
+    if (loaded.running) this.host.rejoin(loaded.conversation, loaded.running, instance);
   }
 
-  remove(threadId: string): Promise<void> {
+  /** Deletes the thread on the agent's server where it can (a failure reported) and here. */
+  async remove(threadId: string): Promise<void> {
+    if (this.server?.remove) {
+      try {
+        await this.server.remove(threadId);
+      } catch (thrown) {
+        this.options.onError?.(thrown instanceof AgUiThreadServerError ? thrown : new AgUiThreadServerError("remove", threadId, "failed", undefined, { cause: thrown }));
+      }
+    }
     return this.threads.remove(threadId);
   }
 

@@ -18,6 +18,8 @@ export type RunSignal = typeof RUN_BEGAN | { kind: "run.ended"; finished?: RunFi
 /** How one run of a turn is started. */
 export interface RunRequest {
   input: RunAgentInput;
+  /** A run already going (rejoined after a reload): its events, in place of a new run of `input`. */
+  events?: Observable<BaseEvent>;
   requestId?: string;
   prelude?: Prelude;
 }
@@ -52,7 +54,7 @@ export function deliverRun(turn: Turn, request: RunRequest, options: ResolvedOpt
         catchError((refusal: unknown) => of({ kind: "refused" as const, refusal })),
       );
     const parts = { renderCost: renderCost.cost$, describeError, ...(request.requestId !== undefined && { requestId: request.requestId }) };
-    return runEvents(turn, request.input, options, parts, request.prelude).pipe(
+    return runEvents(turn, request, options, parts).pipe(
       // Keep the error until every chunk, the final response last, has reached Carbon.
       catchError((error: unknown) => of({ kind: "failed" as const, error })),
       // A queue that fell behind joins its deltas, so it hands Carbon a few chunks per frame, never a backlog.
@@ -120,13 +122,13 @@ export type Prelude = readonly BaseEvent[];
  * One stream may carry several runs: each streams into Carbon as its own
  * response, in turn.
  */
-function runEvents(turn: Turn, input: RunAgentInput, options: ResolvedOptions, parts: Omit<RunPipelineParts, "stop">, prelude: Prelude = []): Observable<RunElement> {
+function runEvents(turn: Turn, { input, events, prelude = [] }: RunRequest, options: ResolvedOptions, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
   const stop = turn.ended$;
   const pipeline = options.pipeline({ ...parts, stop });
   return defer(() => {
     // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
     const controller = new AbortController();
-    return from(options.run(input, { signal: controller.signal })).pipe(
+    return from(events ?? options.run(input, { signal: controller.signal })).pipe(
       // A runner that fails with an error of its own (in-process MastraAgent, instead of RUN_ERROR) fails the run.
       catchError((error: unknown) => throwError(() => asCarbonAgUiError(error, (message, errorOptions) => new AgUiRunError(message, undefined, errorOptions)))),
       // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the turn fails, saying so.

@@ -10,6 +10,7 @@ import { itemOptionsOf } from "../operators/map/carbonItems";
 import { asCarbonAgUiError } from "../errors";
 import { ToolSchemas, type ToolServerApprovals } from "./approvals";
 import type { PersistenceOptions } from "../persistence/threadStore";
+import type { AgentThreads } from "../threads/agentThreads";
 import type { RunAgent } from "../runners/runAgent";
 
 /** The `agUiToCarbon()` options the adapter passes on to every run. */
@@ -95,6 +96,16 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    */
   persistence?: PersistenceOptions;
   /**
+   * Where the agent keeps its threads: default `run.threads`, which
+   * `fromAgent` sets for `@ag-ui/langgraph`'s agent and for agents that
+   * implement AG-UI's `connect` (CopilotKit's runtime); `false` for none.
+   * With it, `loadHistory` restores `threadId` from the agent's server
+   * (with or without `persistence`, which becomes its cache), a run still
+   * going on it is rejoined, and `listThreads`, `switchThread` and
+   * `deleteThread` use the server's threads. See docs/persistence.md.
+   */
+  threads?: AgentThreads | false;
+  /**
    * The tool server the agent's tools run on (the tool client from
    * `carbon-agui-rx/tool-client`, with a reviewer's token). A tool result
    * `{ "pending_approval": "apr_…" }` (what its framework adapters return for
@@ -128,6 +139,8 @@ export interface ResolvedOptions {
   /** The tool server whose approvals the chat decides, and its tools' input schemas. */
   toolClient: ToolServerApprovals | undefined;
   toolSchemas: ToolSchemas | undefined;
+  /** Where the agent keeps its threads (the option, else the runner's). */
+  threads: AgentThreads | undefined;
   /** The tools the person answers: declared without a handler. */
   askedTools: readonly Tool[];
   maxFrontendToolRounds: number;
@@ -168,6 +181,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     askedTools,
     toolClient: options.toolClient,
     toolSchemas,
+    threads: options.threads === false ? undefined : (options.threads ?? run.threads),
     maxFrontendToolRounds,
     scheduler,
     runFields: { tools: sent, context, forwardedProps },

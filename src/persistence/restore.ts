@@ -117,9 +117,8 @@ function settled(step: CarbonChainOfThoughtStep): CarbonChainOfThoughtStep {
   return step.status === "processing" ? { ...step, status: "failure" } : step;
 }
 
-/** What the chat shows when a stored conversation could not be restored (why goes to `onError`). */
-export function notRestoredNotice(time: string): CarbonHistoryItem {
-  const text = "The saved conversation could not be restored, so a new one has started.";
+/** What the chat shows when a conversation could not be restored: `text` says why in one line (the error goes to `onError`). */
+export function notRestoredNotice(time: string, text = "The saved conversation could not be restored, so a new one has started."): CarbonHistoryItem {
   return {
     message: { id: `not-restored-${Date.parse(time)}`, output: { generic: [{ response_type: "inline_error", text, streaming_metadata: { id: "not-restored" } }] }, history: { timestamp: Date.parse(time) } },
     time,

@@ -6,6 +6,7 @@ import { parseSnapshot, type SnapshotLimits } from "./schema";
 import { conversationOf, snapshotOf, type ConversationSnapshot } from "./snapshot";
 import type { ConversationStore, ThreadSummary } from "./store";
 import { TranscriptLog } from "./transcriptLog";
+import type { TranscriptEntry } from "./transcript";
 
 /** The adapter's `persistence` option. */
 export interface PersistenceOptions {
@@ -84,6 +85,11 @@ export class ThreadStore {
     let log = this.logs.get(conversation);
     if (!log) this.logs.set(conversation, (log = new TranscriptLog()));
     return log;
+  }
+
+  /** Takes `transcript` as what the chat of `conversation` showed so far (a thread restored from elsewhere). */
+  adoptLog(conversation: Conversation, transcript: readonly TranscriptEntry[]): void {
+    this.logs.set(conversation, new TranscriptLog(transcript));
   }
 
   /** Now, as the snapshot's times say it. */

@@ -1,0 +1,203 @@
+import type { BaseEvent, Interrupt, Message, RunAgentInput } from "@ag-ui/core";
+import { Observable, Subject } from "rxjs";
+import { CarbonRecorder } from "carbon-agui-rx/testing";
+import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
+import { AgUiThreadServerError, type CarbonAgUiError } from "../src/errors";
+import { memoryStore } from "../src/persistence/memoryStore";
+import type { CarbonHistoryItem, CarbonHistoryResponse } from "../src/persistence/restore";
+import type { AgentThreads, ServerThread } from "../src/threads/agentThreads";
+import { ev } from "./support/builders";
+import { waitUntil } from "./support/runs";
+
+const request = (text: string, id = `u-${text}`) => ({ id, input: { text }, history: {} });
+const sendOptions = () => ({ signal: new AbortController().signal, silent: false });
+const approval: Interrupt = { id: "int-1", reason: "tool_approval", message: "Send it?", toolCallId: "call-2" };
+
+/**
+ * An agent that keeps its threads, as LangGraph's server does: each run's
+ * messages (the input's and the answer's, rebuilt from its events by the
+ * spec's own small reading) and its pending interrupts, by thread.
+ */
+class KeepingAgent {
+  readonly threads = new Map<string, { messages: Message[]; interrupts: Interrupt[] }>();
+  readonly inputs: RunAgentInput[] = [];
+  running: { threadId: string; events: Subject<BaseEvent> } | undefined;
+  stops = 0;
+  failWith: Error | undefined;
+
+  constructor(private readonly answers: ((input: RunAgentInput) => BaseEvent[])[]) {}
+
+  readonly run = (input: RunAgentInput) => {
+    this.inputs.push(input);
+    const events = this.answers[this.inputs.length - 1]?.(input) ?? [ev.runStarted(), ev.runFinished()];
+    this.keep(input, events);
+    return events;
+  };
+
+  private keep(input: RunAgentInput, events: readonly BaseEvent[]): void {
+    const messages = [...input.messages];
+    let interrupts: Interrupt[] = [];
+    for (const event of events as (BaseEvent & Record<string, unknown>)[]) {
+      if (event.type === "TEXT_MESSAGE_START") messages.push({ id: event.messageId as string, role: "assistant", content: "" });
+      if (event.type === "TEXT_MESSAGE_CONTENT") {
+        const message = messages.find((candidate) => candidate.id === event.messageId) as { content: string };
+        message.content += event.delta as string;
+      }
+      if (event.type === "TOOL_CALL_START") {
+        messages.push({ id: `m-${event.toolCallId}`, role: "assistant", toolCalls: [{ id: event.toolCallId as string, type: "function", function: { name: event.toolCallName as string, arguments: "" } }] });
+      }
+      if (event.type === "TOOL_CALL_ARGS") {
+        const call = messages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : [])).find((candidate) => candidate.id === event.toolCallId)!;
+        call.function.arguments += event.delta as string;
+      }
+      if (event.type === "TOOL_CALL_RESULT") messages.push({ id: event.messageId as string, role: "tool", toolCallId: event.toolCallId as string, content: event.content as string });
+      if (event.type === "RUN_FINISHED") interrupts = ((event.outcome as { interrupts?: Interrupt[] } | undefined)?.interrupts ?? []);
+    }
+    this.threads.set(input.threadId, { messages, interrupts });
+  }
+
+  readonly agentThreads: AgentThreads = {
+    load: async (threadId): Promise<ServerThread | undefined> => {
+      if (this.failWith) throw this.failWith;
+      const thread = this.threads.get(threadId);
+      if (!thread) return undefined;
+      const running = this.running?.threadId === threadId ? this.running.events : undefined;
+      return { threadId, messages: thread.messages, state: {}, interrupts: thread.interrupts, ...(running && { running, stopRunning: async () => void this.stops++ }) };
+    },
+    list: async () => [...this.threads.keys()].map((threadId) => ({ threadId, title: `Server's ${threadId}`, savedAt: "2026-12-01T00:00:00.000Z" })),
+    remove: async (threadId) => void this.threads.delete(threadId),
+  };
+}
+
+function adapterOn(agent: KeepingAgent, extra: Partial<CarbonAgUiAdapterOptions> = {}) {
+  const errors: CarbonAgUiError[] = [];
+  const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agent.run, threads: agent.agentThreads, onError: (error) => errors.push(error), ...extra });
+  return { adapter, errors };
+}
+
+const responses = (history: CarbonHistoryItem[]) => history.filter((item) => "output" in item.message).map((item) => item.message as CarbonHistoryResponse);
+const weather = () => ev.run(ev.toolCall("call-1", "weather", { city: "Oslo" }), ev.toolResult("call-1", "9 °C"), ev.message("a1", "Mild, 9 °C."));
+const card = () => ev.run(ev.toolCall("call-2", "send", { to: "team" }), ev.interrupt(approval));
+
+describe("a thread the agent's server keeps", () => {
+  it("restores on another device with no store: the requests, the answers with their tool steps, and the pending interrupt as a live card whose answer resumes the thread", async () => {
+    const agent = new KeepingAgent([weather, card, () => ev.run(ev.message("a3", "Sent."))]);
+    const first = adapterOn(agent);
+    await first.adapter.sendMessage(request("Weather?"), sendOptions(), new CarbonRecorder());
+    await first.adapter.sendMessage(request("Tell the team"), sendOptions(), new CarbonRecorder());
+
+    const second = adapterOn(agent);
+    const history = await second.adapter.loadHistory(new CarbonRecorder());
+    expect(history.filter((item) => "input" in item.message).map((item) => (item.message as { input: { text: string } }).input.text)).toEqual(["Weather?", "Tell the team"]);
+    const [answer, asking] = responses(history);
+    expect(answer!.output.generic.map((item) => item.text)).toEqual(["Mild, 9 °C."]);
+    expect(answer!.message_options?.chain_of_thought?.map((step) => [step.tool_name, step.status, step.response?.content])).toEqual([["weather", "success", "9 °C"]]);
+    expect(asking!.output.generic.some((item) => item.response_type === "user_defined" && (item.user_defined as { interruptId?: string }).interruptId === "int-1")).toBe(true);
+    expect(second.adapter.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["int-1"]);
+    expect(second.adapter.messages).toEqual(agent.threads.get("thread-1")!.messages);
+
+    await second.adapter.respondToInterrupt({ type: "approve" }, new CarbonRecorder());
+    expect(agent.inputs[2]).toMatchObject({ threadId: "thread-1", resume: [{ interruptId: "int-1", status: "resolved" }] });
+    expect(second.errors).toEqual([]);
+  });
+
+  it("keeps what only this browser knew of a turn the server holds unchanged, and shows the server's turn where it changed", async () => {
+    const agent = new KeepingAgent([() => ev.run(ev.message("a1", "First answer.")), () => ev.run(ev.message("a2", "Second answer."))]);
+    const store = memoryStore();
+    const first = adapterOn(agent, { persistence: { store, channel: false } });
+    const carbon = new CarbonRecorder();
+    await first.adapter.sendMessage(request("One"), sendOptions(), carbon);
+    await first.adapter.sendMessage(request("Two"), sendOptions(), carbon);
+    const firstAnswer = carbon.chunks.find((chunk) => "final_response" in chunk) as { final_response: { id: string } };
+    for (const { type, handler } of carbon.listeners) {
+      if (type === "feedback") await handler({ type, interactionType: "submitted", message: { id: firstAnswer.final_response.id }, messageItem: { message_item_options: { feedback: { id: "f1" } } }, isPositive: true } as never, carbon);
+    }
+    await first.adapter.saveNow();
+    // Another device changed the second turn's answer on the server.
+    const kept = agent.threads.get("thread-1")!;
+    (kept.messages[3] as { content: string }).content = "Second answer, redone elsewhere.";
+
+    const again = adapterOn(agent, { persistence: { store, channel: false } });
+    const shown = responses(await again.adapter.loadHistory(new CarbonRecorder()));
+    expect(shown.map((response) => response.output.generic.map((item) => item.text).join(""))).toEqual(["First answer.", "Second answer, redone elsewhere."]);
+    expect(shown[0]!.history.feedback).toEqual({ f1: { is_positive: true } });
+    expect((again.adapter.messages[3] as { content: string }).content).toBe("Second answer, redone elsewhere.");
+  });
+
+  it.each([
+    ["unreachable", new AgUiThreadServerError("load", "thread-1", "unreachable", undefined, { cause: new Error("fetch failed") }), "did not answer"],
+    ["forbidden", new AgUiThreadServerError("load", "thread-1", "forbidden", 403), "may not open"],
+    ["a plain failure", new Error("boom"), "could not give"],
+  ])("starts empty with one line saying why when the server is %s, tells onError, and deletes nothing local", async (_name, failure, words) => {
+    const agent = new KeepingAgent([() => ev.run(ev.message("a1", "Kept."))]);
+    const store = memoryStore();
+    await adapterOn(agent, { persistence: { store, channel: false } }).adapter.sendMessage(request("One"), sendOptions(), new CarbonRecorder());
+    agent.failWith = failure;
+
+    const { adapter, errors } = adapterOn(agent, { persistence: { store, channel: false } });
+    const history = await adapter.loadHistory(new CarbonRecorder());
+    expect(history).toHaveLength(1);
+    expect(responses(history)[0]!.output.generic[0]).toMatchObject({ response_type: "inline_error", text: expect.stringContaining(words) });
+    expect(errors).toEqual([expect.any(AgUiThreadServerError)]);
+    expect(adapter.threadId).not.toBe("thread-1");
+    expect(await store.load("thread-1")).toBeDefined();
+  });
+
+  it("says a thread the server does not hold was not found, and a thread this adapter made itself loads nothing", async () => {
+    const agent = new KeepingAgent([]);
+    const { adapter, errors } = adapterOn(agent, { threadId: "no-such-thread" });
+    const history = await adapter.loadHistory(new CarbonRecorder());
+    expect(responses(history)[0]!.output.generic[0]!.text).toContain("not on the agent's server");
+    expect(errors.map((error) => [error.name, (error as AgUiThreadServerError).problem])).toEqual([["AgUiThreadServerError", "not-found"]]);
+
+    const fresh = adapterOn(agent, { threadId: undefined });
+    expect(await fresh.adapter.loadHistory(new CarbonRecorder())).toEqual([]);
+    expect(fresh.errors).toEqual([]);
+  });
+
+  it("rejoins a run still going: its answer streams into the chat once, from its start, and the stop button stops it on the server", async () => {
+    const agent = new KeepingAgent([() => [ev.runStarted()]]);
+    await adapterOn(agent).adapter.sendMessage(request("Tell a story"), { signal: AbortSignal.abort(), silent: false }, new CarbonRecorder()).catch(() => undefined);
+    agent.threads.set("thread-1", { messages: [{ id: "u-story", role: "user", content: "Tell a story" }], interrupts: [] });
+    const live = new Subject<BaseEvent>();
+    const replayed = [ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Once ")];
+    agent.running = { threadId: "thread-1", events: new Observable<BaseEvent>((subscriber) => (replayed.forEach((event) => subscriber.next(event)), live.subscribe(subscriber))) as Subject<BaseEvent> };
+
+    const { adapter, errors } = adapterOn(agent);
+    const carbon = new CarbonRecorder();
+    const history = await adapter.loadHistory(carbon);
+    expect(responses(history)).toEqual([]);
+    await waitUntil(() => carbon.chunks.length > 0);
+    live.next(ev.text("a1", "upon a time."));
+    live.next(ev.textEnd("a1"));
+    live.next(ev.runFinished());
+    live.complete();
+    await waitUntil(() => carbon.waitingForFinal.length === 0 && carbon.chunks.some((chunk) => "final_response" in chunk));
+    expect(carbon.transcript()).toBe("Assistant: Once upon a time.");
+    expect(errors).toEqual([]);
+
+    // Again, stopped from the chat this time.
+    const second = new Subject<BaseEvent>();
+    agent.running = { threadId: "thread-1", events: second };
+    const stopping = adapterOn(agent);
+    const chat = new CarbonRecorder();
+    await stopping.adapter.loadHistory(chat);
+    await waitUntil(() => second.observed);
+    second.next(ev.runStarted());
+    second.next(ev.textStart("a2"));
+    second.next(ev.text("a2", "Half"));
+    await waitUntil(() => chat.chunks.length > 0);
+    await chat.pressStop();
+    await waitUntil(() => agent.stops === 1);
+    await waitUntil(() => chat.waitingForFinal.length === 0);
+  });
+
+  it("lists and deletes the server's threads", async () => {
+    const agent = new KeepingAgent([() => ev.run(ev.message("a1", "Hi."))]);
+    const { adapter } = adapterOn(agent);
+    await adapter.sendMessage(request("Hello"), sendOptions(), new CarbonRecorder());
+    expect(await adapter.listThreads()).toEqual([{ threadId: "thread-1", title: "Server's thread-1", savedAt: "2026-12-01T00:00:00.000Z" }]);
+    await adapter.deleteThread("thread-1");
+    expect(agent.threads.has("thread-1")).toBe(false);
+  });
+});

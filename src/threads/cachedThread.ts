@@ -1,0 +1,69 @@
+import type { Message } from "@ag-ui/core";
+import { Conversation } from "../conversation";
+import type { TranscriptEntry } from "../persistence/transcript";
+import type { SchedulerLike } from "rxjs";
+import type { ServerThread } from "./agentThreads";
+import { turnsOf } from "./threadHistory";
+
+/** What this browser kept of a thread: its conversation (messages, activities, decisions taken) and what its chat showed. */
+export interface CachedThread {
+  conversation: Conversation;
+  transcript: readonly TranscriptEntry[];
+}
+
+/**
+ * The thread as the chat goes on with it: the server's messages, state and
+ * pending interrupts, always. What only this browser knew is kept where it
+ * still fits: a turn the server holds exactly as the browser last saw it
+ * (the same messages, by id and content) shows as the browser showed it,
+ * with its Carbon items, feedback and stopped or failed marks; a turn
+ * changed elsewhere, or never seen here, shows as `serverTranscript` has
+ * it. A turn the server does not hold is gone. The activities and the
+ * decisions taken on cards still pending come from the cache.
+ */
+export function withCache(server: ServerThread, serverTranscript: readonly TranscriptEntry[], cached: CachedThread | undefined, scheduler: SchedulerLike): CachedThread {
+  const conversation = new Conversation({ threadId: server.threadId, messages: [...server.messages, ...activityMessages(cached)], state: server.state, scheduler });
+  conversation.addPendingInterrupts(server.interrupts);
+  if (!cached) return { conversation, transcript: serverTranscript };
+  for (const { interrupt, decision } of cached.conversation.pendingInterrupts) {
+    if (decision && server.interrupts.some((pending) => pending.id === interrupt.id)) conversation.decideInterrupt(interrupt.id, decision);
+  }
+  const seenHere = new Map(turnsOf(cached.conversation.messages).map((turn) => [turn.request.id, fingerprint([turn.request, ...turn.answer])]));
+  const shownHere = byRequest(cached.transcript);
+  const serverTurns = turnsOf(server.messages);
+  const stillRunning = server.running ? serverTurns.at(-1)?.request.id : undefined;
+  const unchanged = new Set(serverTurns.filter((turn) => turn.request.id !== stillRunning && seenHere.get(turn.request.id) === fingerprint([turn.request, ...turn.answer])).map((turn) => turn.request.id));
+  const transcript: TranscriptEntry[] = [];
+  for (const [requestId, entries] of byRequest(serverTranscript)) transcript.push(...((unchanged.has(requestId) && shownHere.get(requestId)) || entries));
+  // How the cards answered here were answered: a restored card says so.
+  transcript.push(...cached.transcript.filter((entry) => entry.kind === "decision" && !transcript.includes(entry)));
+  return { conversation, transcript };
+}
+
+/** The transcript cut into turns, each from its request to the next, by request id. */
+function byRequest(transcript: readonly TranscriptEntry[]): Map<string, TranscriptEntry[]> {
+  const turns = new Map<string, TranscriptEntry[]>();
+  let current: TranscriptEntry[] | undefined;
+  for (const entry of transcript) {
+    if (entry.kind === "request") turns.set(entry.id, (current = []));
+    current?.push(entry);
+  }
+  return turns;
+}
+
+/** What identifies a turn's messages whichever side wrote them: ids, roles, words, calls and the calls answered. */
+function fingerprint(messages: readonly Message[]): string {
+  return JSON.stringify(
+    messages.map((message) => [
+      message.id,
+      message.role,
+      typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? ""),
+      message.role === "assistant" ? (message.toolCalls ?? []).map((call) => [call.id, call.function.name, call.function.arguments]) : [],
+      message.role === "tool" ? message.toolCallId : "",
+    ]),
+  );
+}
+
+function activityMessages(cached: CachedThread | undefined): Message[] {
+  return [...(cached?.conversation.activities.values() ?? [])].map(({ messageId, activityType, content }): Message => ({ id: messageId, role: "activity", activityType, content }));
+}
