@@ -35,11 +35,16 @@ export interface ConversationStore {
 
 const TITLE_LENGTH = 80;
 
+/** A thread's title from what the person first asked: trimmed, its whitespace collapsed, at most 80 characters (the last "…" when clipped). */
+export function titleOf(text: string): string {
+  const line = text.trim().replace(/\s+/g, " ");
+  return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
+}
+
 /** The summary of a snapshot, for `list`. */
 export function summaryOf(snapshot: ConversationSnapshot): ThreadSummary {
   const first = snapshot.transcript.find((entry) => entry.kind === "request");
-  const text = first?.text.trim().replace(/\s+/g, " ") ?? "";
-  return { threadId: snapshot.threadId, title: text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text, savedAt: snapshot.savedAt };
+  return { threadId: snapshot.threadId, title: titleOf(first?.text ?? ""), savedAt: snapshot.savedAt };
 }
 
 /** Whether a stored summary has the fields a list shows (storage anyone on the page can write). */
