@@ -1,11 +1,8 @@
 import type { CarbonChatInstance, CarbonThreadInstance } from "../carbon";
 import type { Conversation } from "../conversation";
-import type { BaseEvent } from "@ag-ui/core";
-import { NEVER, type Observable } from "rxjs";
-import { AgUiThreadSavedElsewhereError, AgUiThreadServerError, asCarbonAgUiError, type ThreadServerProblem } from "../errors";
-import type { AgentThreads, ServerThread } from "../threads/agentThreads";
-import { withCache } from "../threads/cachedThread";
-import { transcriptOfThread } from "../threads/threadHistory";
+import { AgUiThreadServerError, AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
+import type { AgentThreads } from "../threads/agentThreads";
+import { loadThread, type LoadedForChat, type RunningRun } from "./loadThread";
 import { settleDecidedElsewhere } from "./approvals";
 import type { PendingInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
@@ -31,25 +28,6 @@ export interface ThreadHost {
   rejoin(conversation: Conversation, run: RunningRun, instance: CarbonChatInstance): void;
 }
 
-/** A run still going on a restored thread, to rejoin: its events from the start, and how to stop it where it runs. */
-export interface RunningRun {
-  events: Observable<BaseEvent>;
-  stop?: () => Promise<void>;
-}
-
-type LoadedForChat = { conversation: Conversation; running?: RunningRun } | "none" | { notice: string };
-
-const NOT_RESTORED = "The saved conversation could not be restored, so a new one has started.";
-
-/** The one line a chat shows for a thread the agent's server did not give. */
-const notOpened: Record<ThreadServerProblem, string> = {
-  unreachable: "The agent's server did not answer, so this conversation could not be opened; a new one has started.",
-  "not-found": "This conversation is not on the agent's server, so a new one has started.",
-  forbidden: "You may not open this conversation, so a new one has started.",
-  unreadable: "The agent's server sent this conversation in a form that could not be read, so a new one has started.",
-  failed: "The agent's server could not give this conversation, so a new one has started.",
-};
-
 /** The feedback bus event fields read. */
 export interface CarbonFeedbackEvent {
   interactionType?: string;
@@ -68,6 +46,8 @@ export interface CarbonFeedbackEvent {
  * threads (`threads`) they come from its server, and the store is their
  * cache. See docs/persistence.md.
  */
+export type { RunningRun };
+
 export class ChatPersistence {
   private readonly threads: ThreadStore;
   /** What a restored conversation's chat does not show yet. */
@@ -146,50 +126,15 @@ export class ChatPersistence {
     return this.latestHistory(loaded.conversation);
   }
 
-  /**
-   * A thread as it is to be shown: the agent's server's (with what this
-   * browser kept of it, see `withCache`) when it keeps threads, else the
-   * store's, with the approvals the tool server decided meanwhile settled.
-   * One that cannot be opened says why in `notice` (its error went to
-   * `onError`); nothing stored is deleted.
-   */
+  /** A thread as it is to be shown, with the approvals the tool server decided meanwhile settled (their cards restore answered). */
   private async loadThread(threadId: string): Promise<LoadedForChat> {
-    const [cached, served] = await Promise.all([this.threads.load(threadId), this.server && this.fromServer(threadId)]);
-    const local = typeof cached === "object" ? cached.conversation : undefined;
-    // Not on the server, and never answered by it (its first run failed before the server had it): only this browser has it.
-    const onlyHere = served === "not-found" && local !== undefined && local.messages.every((message) => message.role === "user");
-    if (served === undefined || onlyHere) return local ? this.settled(local) : cached === "none" ? "none" : { notice: NOT_RESTORED };
-    if (served === "not-found") this.options.onError?.(new AgUiThreadServerError("load", threadId, "not-found"));
-    if (served === "not-found" || "problem" in served) return { notice: notOpened[served === "not-found" ? "not-found" : served.problem] };
-    const kept = local && { conversation: local, transcript: this.threads.logOf(local).toEntries() };
-    const { describe = () => undefined } = this.options;
-    const pipeline = this.options.pipeline({ stop: NEVER, renderCost: NEVER, describeError: describe });
-    const serverTranscript = transcriptOfThread(served, { pipeline, scheduler: this.options.scheduler, time: this.threads.now(), runningTurn: served.running !== undefined });
-    const { conversation, transcript } = withCache(served, serverTranscript, kept, this.options.scheduler);
-    this.threads.adoptLog(conversation, transcript);
-    void this.threads.save(conversation);
-    const running = served.running && { events: served.running, ...(served.stopRunning && { stop: served.stopRunning }) };
-    return this.settled(conversation, running);
-  }
-
-  /** With the approvals the tool server decided meanwhile settled: their cards restore answered, and the agent's next run learns how. */
-  private async settled(conversation: Conversation, running?: RunningRun): Promise<LoadedForChat> {
+    const loaded = await loadThread(threadId, this.threads, this.server, this.options);
+    if (typeof loaded !== "object" || !("conversation" in loaded)) return loaded;
     const client = this.options.toolClient;
-    const elsewhere = client ? await settleDecidedElsewhere(client, conversation, (error) => this.options.onWarning?.(asCarbonAgUiError(error))) : [];
-    this.noteAnswers(conversation, elsewhere);
-    if (elsewhere.length > 0) void this.threads.save(conversation);
-    return { conversation, ...(running && { running }) };
-  }
-
-  /** The thread from the agent's server, "not-found" when it has none by that id, or the problem (reported) that kept it. */
-  private async fromServer(threadId: string): Promise<ServerThread | "not-found" | { problem: ThreadServerProblem }> {
-    try {
-      return (await this.server!.load(threadId)) ?? "not-found";
-    } catch (thrown) {
-      const error = thrown instanceof AgUiThreadServerError ? thrown : new AgUiThreadServerError("load", threadId, "failed", undefined, { cause: thrown });
-      this.options.onError?.(error);
-      return { problem: error.problem };
-    }
+    const elsewhere = client ? await settleDecidedElsewhere(client, loaded.conversation, (error) => this.options.onWarning?.(asCarbonAgUiError(error))) : [];
+    this.noteAnswers(loaded.conversation, elsewhere);
+    if (elsewhere.length > 0) void this.threads.save(loaded.conversation);
+    return loaded;
   }
 
   /** The latest `shownTurns` of the conversation's transcript, as Carbon's history; the earlier ones wait for `showEarlierHistory`. */
