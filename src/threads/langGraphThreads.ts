@@ -450,8 +450,10 @@ async function waitForEnd(client: LangGraphClientLike, runs: NonNullable<LangGra
   if (typeof runs.join === "function") await runs.join(threadId, run.run_id, { signal });
   else for await (const part of runs.joinStream(threadId, run.run_id, { signal })) void part;
   if (signal.aborted) return;
-  const thread = readThreadState(threadId, await client.threads.getState(threadId));
-  subscriber.next({ type: EventType.STATE_SNAPSHOT, snapshot: thread.state } as BaseEvent);
+  const raw = await client.threads.getState(threadId);
+  const thread = readThreadState(threadId, raw);
+  // As `@ag-ui/langgraph` snapshots the state at a run's end: the values, messages among them.
+  subscriber.next({ type: EventType.STATE_SNAPSHOT, snapshot: (raw as { values?: unknown }).values ?? {} } as BaseEvent);
   subscriber.next({ type: EventType.MESSAGES_SNAPSHOT, messages: thread.messages } as BaseEvent);
   subscriber.next({ type: EventType.RUN_FINISHED, threadId, runId: run.run_id, ...(thread.interrupts.length > 0 && { outcome: { type: "interrupt", interrupts: thread.interrupts } }) } as BaseEvent);
   subscriber.complete();
