@@ -101,3 +101,25 @@ describe("decisionWaitingForOthers", () => {
     expect(decisionWaitingForOthers(sending)).toBeUndefined();
   });
 });
+
+describe("a tool server's approval's tool run", () => {
+  const sending = () => after(shown(), [{ type: "send", decision: "approve" }, alone]);
+  const steps = (state: DecisionCardState, ...list: import("../../src/adapter/approvals").ApprovalRunStep[]) => list.reduce((current, step) => nextCardState(current, { type: "tool", step }, gone), state);
+
+  it("runs, then finishes with the tool's result, whichever of the two comes first", () => {
+    expect(steps(sending(), { step: "started" }).toolRun).toEqual({ step: "running" });
+    expect(steps(sending(), { step: "started" }, { step: "finished" }, { step: "result", result: { sent: true } }).toolRun).toEqual({ step: "finished", result: { value: { sent: true } } });
+    expect(steps(sending(), { step: "result", result: { sent: true } }, { step: "started" }, { step: "finished" }).toolRun).toEqual({ step: "finished", result: { value: { sent: true } } });
+  });
+
+  it("fails with the problem's kind", () => {
+    expect(steps(sending(), { step: "started" }, { step: "failed", kind: "tool-failed" }).toolRun).toEqual({ step: "failed", kind: "tool-failed" });
+  });
+
+  it("never goes back: a step seen again (a replay after a reconnect) changes nothing", () => {
+    const finished = steps(sending(), { step: "started" }, { step: "finished" });
+    expect(steps(finished, { step: "started" }, { step: "finished" })).toEqual(finished);
+    const failed = steps(sending(), { step: "failed" });
+    expect(steps(failed, { step: "started" }, { step: "finished" })).toEqual(failed);
+  });
+});

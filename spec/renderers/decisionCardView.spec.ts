@@ -49,4 +49,25 @@ describe("decisionCardView", () => {
     });
     expect(view(state({ name: "failed", decision: "reject", reason: "Graph crashed.", retry: false }, { seen: undefined })).says.text).toBe("Rejected, but the agent could not go on: Graph crashed.");
   });
+
+  describe("a tool server's approval's tool run", () => {
+    it("says the tool runs, as progress, once approved", () => {
+      expect(view(state({ name: "sending", decision: "edit" }, { toolRun: { step: "running" } })).says).toEqual({ text: "Approved with your changes. Running…", status: "active" });
+    });
+
+    it("says it finished, with the tool's result when the card has it", () => {
+      expect(view(state({ name: "answered", answer: "approve", where: "elsewhere" }, { toolRun: { step: "finished" } })).says).toEqual({ text: "Approved. The tool has run.", status: "finished" });
+      expect(view(state({ name: "sending", decision: "approve" }, { toolRun: { step: "finished", result: { value: { sent: true } } } })).says).toEqual({ text: 'Approved. The tool has run: {"sent":true}', status: "finished" });
+    });
+
+    it("shortens a long result", () => {
+      const says = view(state({ name: "sending", decision: "approve" }, { toolRun: { step: "finished", result: { value: "x".repeat(500) } } })).says;
+      expect(says.text.length).toBeLessThan(260);
+      expect(says.text.endsWith("…")).toBe(true);
+    });
+
+    it("says it failed as an error, over the answer's own failure", () => {
+      expect(view(state({ name: "failed", decision: "approve", reason: "Send_email raised Error.", retry: false }, { toolRun: { step: "failed", kind: "tool-failed" } })).says).toEqual({ text: "Approved, but the tool failed (tool-failed).", status: "error" });
+    });
+  });
 });

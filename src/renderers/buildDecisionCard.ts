@@ -1,4 +1,4 @@
-import type { InterruptDecisionData } from "../hitl";
+import { TOOL_SERVER_APPROVAL_REASON, type InterruptDecisionData } from "../hitl";
 import type { DecisionCardText } from "./cardText";
 import { button, control, create } from "./controls";
 
@@ -13,6 +13,8 @@ export interface DecisionCardElements {
   readonly editor: HTMLElement & { value: string; rows: number; disabled: boolean };
   /** What is wrong with the edited arguments. */
   readonly problem: HTMLElement;
+  /** A tool server's approval: the reason Reject sends (optional), beside the buttons. */
+  readonly reason: (HTMLElement & { value: string; disabled: boolean }) | undefined;
   readonly buttons: { readonly approve: CardButton; readonly edit: CardButton; readonly send: CardButton; readonly cancel: CardButton; readonly reject: CardButton };
   /** Progress and its end (sending, answered, failed), in Carbon's inline loading. */
   readonly status: HTMLElement;
@@ -59,14 +61,27 @@ export function buildDecisionCard(document: Document, data: InterruptDecisionDat
     cancel: button(document, text.buttons.cancel, "cancel", "ghost"),
     reject: button(document, text.buttons.reject, "reject", "danger-tertiary"),
   };
+  // A tool server keeps a denial's reason and hands it to the agent.
+  const reason = data.reason === TOOL_SERVER_APPROVAL_REASON ? reasonField(document, text.rejectReason) : undefined;
   const row = create(document, "div", "cagr-card-buttons");
   row.append(...(hasArgs ? [buttons.approve, buttons.edit, buttons.send, buttons.cancel, buttons.reject] : [buttons.approve, buttons.reject]));
   const status = control(document, "cds-inline-loading", "p", "cagr-card-status");
   status.setAttribute("aria-live", "polite");
   const note = create(document, "p", "cagr-card-note");
   note.setAttribute("aria-live", "polite");
-  element.append(problem, row, status, note);
-  return { element, code, editor, problem, buttons, status, note };
+  element.append(problem, ...(reason ? [reason] : []), row, status, note);
+  return { element, code, editor, problem, reason, buttons, status, note };
+}
+
+/** A one-line text field, Carbon's `cds-text-input` when the page has it. */
+function reasonField(document: Document, label: string): NonNullable<DecisionCardElements["reason"]> {
+  const field = control(document, "cds-text-input", "input", "cagr-card-reason") as NonNullable<DecisionCardElements["reason"]>;
+  if (field.localName === "input") {
+    field.setAttribute("type", "text");
+    field.setAttribute("aria-label", label);
+  } else field.setAttribute("label", label);
+  field.setAttribute("placeholder", label);
+  return field;
 }
 
 /** Sizes the editor to its text and one line to type on, 3 to 20 rows. */

@@ -24,6 +24,12 @@ export interface DecisionCardText {
   readonly waiting: (decided: string) => string;
   /** `reason` is a sentence; `retry` when the card can be answered again. */
   readonly failed: (decided: string, reason: string, retry: boolean) => string;
+  /** A tool server's approval: its tool runs, has run (`result`, shortened JSON, when the card has it), or failed (`kind`, the tool server's problem kind). */
+  readonly toolRunning: (decided: string) => string;
+  readonly toolFinished: (decided: string, result: string | undefined) => string;
+  readonly toolFailed: (decided: string, kind: string | undefined) => string;
+  /** The accessible name of a tool server's approval's reason field, beside Reject. */
+  readonly rejectReason: string;
 }
 
 /**
@@ -47,6 +53,10 @@ export const DECISION_CARD_TEXT: DecisionCardText = {
   cancelled: "Not answered: a message sent instead cancelled this request.",
   waiting: (decided) => `${decided}. It will be sent once every open request is answered.`,
   failed: (decided, reason, retry) => `${decided}, but the agent could not go on: ${reason}${retry ? " You can answer again." : ""}`,
+  toolRunning: (decided) => `${decided}. Running…`,
+  toolFinished: (decided, result) => `${decided}. The tool has run${result === undefined ? "." : `: ${result}`}`,
+  toolFailed: (decided, kind) => `${decided}, but the tool failed${kind === undefined ? "" : ` (${kind})`}.`,
+  rejectReason: "Reason for rejecting (optional)",
 };
 
 /** The words of a clarification card. */

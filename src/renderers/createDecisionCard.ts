@@ -1,6 +1,6 @@
 import type { CarbonAgUiAdapter } from "../adapter";
 import type { CarbonChatInstance, CarbonEventBus } from "../carbon";
-import { isExpired, type InterruptDecision, type InterruptDecisionData } from "../hitl";
+import { isExpired, TOOL_SERVER_APPROVAL_REASON, type InterruptDecision, type InterruptDecisionData } from "../hitl";
 import { sentence } from "../internal/sentence";
 import { buildDecisionCard, fitEditor } from "./buildDecisionCard";
 import { DECISION_CARD_TEXT } from "./cardText";
@@ -15,7 +15,7 @@ export interface DecisionCardOptions {
   /** The Carbon instance (from `onBeforeRender`): the resume streams into it. */
   instance: CarbonEventBus & CarbonChatInstance;
   /** The adapter whose interrupts the cards answer (and, with `interruptAnswer`, how a restored card was answered). */
-  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$"> & Partial<Pick<CarbonAgUiAdapter, "interruptAnswer" | "threadId$">>;
+  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$"> & Partial<Pick<CarbonAgUiAdapter, "interruptAnswer" | "threadId$" | "approvalRun$">>;
   /** Tells the time for `expiresAt`. Default `Date.now`. */
   now?: () => number;
 }
@@ -34,6 +34,10 @@ export interface DecisionCardOptions {
  * Buttons are disabled while an answer is sent and once the interrupt is
  * answered, and re-armed when a resume fails in a way that can be retried.
  * An expired interrupt can only be rejected.
+ *
+ * A tool server's approval's card offers a reason beside Reject (sent with
+ * the rejection, optional), and follows its tool's run on the tool server
+ * (`approvalRun$`): running, then the tool's result or its failure.
  *
  * The pieces: `buildDecisionCard` (its DOM), `nextCardState` (its state),
  * `decisionCardView` (what a state shows), `paintDecisionCard` (showing it).
@@ -73,7 +77,10 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
     );
   };
   buttons.approve.addEventListener("click", () => answer({ type: "approve" }));
-  buttons.reject.addEventListener("click", () => answer({ type: "reject" }));
+  buttons.reject.addEventListener("click", () => {
+    const reason = card.reason?.value.trim();
+    answer(reason ? { type: "reject", reason } : { type: "reject" });
+  });
   buttons.edit.addEventListener("click", () => {
     fitEditor(editor);
     dispatch({ type: "edit" });
@@ -91,6 +98,8 @@ export function createDecisionCard(document: Document, data: InterruptDecisionDa
   });
 
   const subscription = adapter.pendingInterrupts$.subscribe(() => dispatch({ type: "pending" }));
+  // A tool server's approval: its tool's run, as its run's events tell it.
+  if (data.reason === TOOL_SERVER_APPROVAL_REASON && adapter.approvalRun$) subscription.add(adapter.approvalRun$(interruptId).subscribe((step) => dispatch({ type: "tool", step })));
   return {
     element: card.element,
     dispose: () => {

@@ -1,3 +1,4 @@
+import type { ApprovalRunStep } from "../adapter/approvals";
 import type { DecisionType } from "./cardText";
 
 /** The card's interrupt as the adapter holds it while it is pending. */
@@ -23,6 +24,13 @@ export type DecisionCardPhase =
   /** Sent, but the agent could not go on; `retry` when the interrupt was still pending, so the card is re-armed. */
   | { readonly name: "failed"; readonly decision: DecisionType; readonly reason: string; readonly retry: boolean };
 
+/** Where the tool run of a tool server's approval stands, as the run's events tell it: it only goes forward. */
+export type ToolRun =
+  | { readonly step: "running" }
+  /** `result`: the tool's result, when the card has it (from the tool server's answer to a decide sent from here). */
+  | { readonly step: "finished"; readonly result?: { readonly value: unknown } }
+  | { readonly step: "failed"; readonly kind?: string };
+
 /** A decision card's state: what its buttons, editor and status show follows from it alone (`decisionCardView`). */
 export interface DecisionCardState {
   readonly phase: DecisionCardPhase;
@@ -32,6 +40,8 @@ export interface DecisionCardState {
   readonly editing: boolean;
   /** The interrupt as last seen pending; `undefined` while it is not (not yet, or not any more). */
   readonly seen: SeenInterrupt | undefined;
+  /** A tool server's approval: its tool's run, once its run's events tell of it. */
+  readonly toolRun?: ToolRun;
 }
 
 /** What happens to a card: the person's clicks, the answer's fate, and (`pending`) any change of the adapter's pending interrupts. */
@@ -41,7 +51,9 @@ export type DecisionCardEvent =
   | { readonly type: "cancel-edit" }
   | { readonly type: "send"; readonly decision: DecisionType }
   | { readonly type: "sent"; readonly decision: DecisionType }
-  | { readonly type: "failed"; readonly decision: DecisionType; readonly reason: string };
+  | { readonly type: "failed"; readonly decision: DecisionType; readonly reason: string }
+  /** A step of a tool server's approval's tool run (`approvalRun$`). */
+  | { readonly type: "tool"; readonly step: ApprovalRunStep };
 
 const OPEN: DecisionCardPhase = { name: "open" };
 
@@ -79,6 +91,29 @@ function applying(state: DecisionCardState, event: DecisionCardEvent, pending: S
       return { ...state, phase: { name: "answered", answer: event.decision, where: "here" } };
     case "failed":
       return { ...state, phase: { name: "failed", decision: event.decision, reason: event.reason, retry: pending !== undefined } };
+    case "tool": {
+      const toolRun = toolRunAfter(state.toolRun, event.step);
+      return toolRun === undefined || toolRun === state.toolRun ? state : { ...state, toolRun };
+    }
+  }
+}
+
+/**
+ * The tool run after `step`. It only goes forward: started, then finished
+ * or failed; a step seen again (a replay after a reconnect) or out of order
+ * changes nothing. The tool's result (the tool server's answer to `decide`,
+ * which may come before the run's events) means it finished.
+ */
+function toolRunAfter(run: ToolRun | undefined, step: ApprovalRunStep): ToolRun | undefined {
+  switch (step.step) {
+    case "started":
+      return run ?? { step: "running" };
+    case "finished":
+      return run?.step === "finished" || run?.step === "failed" ? run : { step: "finished" };
+    case "failed":
+      return run?.step === "finished" || run?.step === "failed" ? run : step.kind === undefined ? { step: "failed" } : { step: "failed", kind: step.kind };
+    case "result":
+      return run?.step === "failed" || (run?.step === "finished" && run.result) ? run : { step: "finished", result: { value: step.result } };
   }
 }
 

@@ -28,8 +28,30 @@ export function decisionCardView(state: DecisionCardState, text: DecisionCardTex
 export const answeredAs = (answer: DecisionType | "cancelled", text: DecisionCardText): CardSays =>
   answer === "cancelled" ? { text: text.cancelled, status: "note" } : { text: `${text.decided[answer]}.`, status: answer === "reject" ? "note" : "finished" };
 
+/** The longest result a card quotes. */
+const RESULT_LENGTH = 200;
+
+/** What a card says of its tool run (a tool server's approval), once approved: a failure of the tool over the answer's own. */
+function sayingToolRun(state: DecisionCardState, text: DecisionCardText): CardSays | undefined {
+  const { phase, toolRun } = state;
+  const decision = phase.name === "sending" || phase.name === "failed" ? phase.decision : phase.name === "answered" ? phase.answer : undefined;
+  if (!toolRun || decision === undefined || decision === "cancelled" || decision === "reject") return undefined;
+  const decided = text.decided[decision];
+  if (toolRun.step === "failed") return { text: text.toolFailed(decided, toolRun.kind), status: "error" };
+  if (phase.name === "failed") return undefined;
+  if (toolRun.step === "running") return { text: text.toolRunning(decided), status: "active" };
+  return { text: text.toolFinished(decided, toolRun.result && shortened(toolRun.result.value)), status: "finished" };
+}
+
+const shortened = (value: unknown): string => {
+  const json = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+  return json.length > RESULT_LENGTH ? `${json.slice(0, RESULT_LENGTH)}…` : json;
+};
+
 function saying(state: DecisionCardState, text: DecisionCardText): CardSays {
   const { phase } = state;
+  const toolRun = sayingToolRun(state, text);
+  if (toolRun) return toolRun;
   if (phase.name === "sending") return { text: text.sending, status: "active" };
   const waiting = decisionWaitingForOthers(state);
   if (waiting) return { text: text.waiting(text.decided[waiting]), status: "note" };

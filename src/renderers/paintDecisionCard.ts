@@ -2,7 +2,7 @@ import type { DecisionCardElements } from "./buildDecisionCard";
 import type { DecisionCardView } from "./decisionCardView";
 
 /** Shows `view` in the card's elements. */
-export function paintDecisionCard({ code, editor, buttons, status, note }: DecisionCardElements, view: DecisionCardView): void {
+export function paintDecisionCard({ code, editor, reason, buttons, status, note }: DecisionCardElements, view: DecisionCardView): void {
   const { editing, armed, approvable, says } = view;
   buttons.approve.hidden = buttons.edit.hidden = editing;
   buttons.send.hidden = buttons.cancel.hidden = !editing;
@@ -11,6 +11,7 @@ export function paintDecisionCard({ code, editor, buttons, status, note }: Decis
   buttons.approve.disabled = buttons.edit.disabled = buttons.send.disabled = !approvable;
   buttons.reject.disabled = buttons.cancel.disabled = !armed;
   editor.disabled = !armed;
+  if (reason) reason.hidden = reason.disabled = editing || !armed;
   const isNote = says.status === "note";
   status.textContent = isNote ? "" : says.text;
   status.hidden = isNote || says.text === "";

@@ -21,6 +21,7 @@ const CARD_CSS = `
 .cagr-card .cagr-card-code { margin: 0; padding: 0.75rem 1rem; max-height: 16rem; overflow: auto; background: var(--cds-layer-02, #ffffff); color: var(--cds-text-primary, #161616); font-family: "IBM Plex Mono", ui-monospace, monospace; font-size: 0.75rem; line-height: 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .cagr-card .cagr-card-editor { width: 100%; box-sizing: border-box; font-family: "IBM Plex Mono", ui-monospace, monospace; font-size: 0.75rem; }
 .cagr-card textarea.cagr-card-editor { padding: 0.5rem 1rem; background: var(--cds-field-02, #ffffff); color: var(--cds-text-primary, #161616); border: 0; border-bottom: 1px solid var(--cds-border-strong-01, #8d8d8d); resize: vertical; }
+.cagr-card input.cagr-card-reason { width: 100%; box-sizing: border-box; min-height: 2rem; padding: 0 1rem; font: inherit; background: var(--cds-field-02, #ffffff); color: var(--cds-text-primary, #161616); border: 0; border-bottom: 1px solid var(--cds-border-strong-01, #8d8d8d); }
 .cagr-card .cagr-card-buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .cagr-card [hidden] { display: none !important; }
 .cagr-card button.cagr-card-button { min-height: 2rem; padding: 0 1rem; border: 1px solid transparent; font: inherit; cursor: pointer; color: var(--cds-text-on-color, #ffffff); background: var(--cds-button-primary, #0f62fe); }
