@@ -1,6 +1,9 @@
+import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { JSDOM } from "jsdom";
 import { BehaviorSubject, Subject } from "rxjs";
-import { CarbonRecorder } from "carbon-agui-rx/testing";
+import { CarbonRecorder, ev, startToolServer, type ToolServer } from "carbon-agui-rx/testing";
+import { ToolClient } from "carbon-agui-rx/tool-client";
+import { CarbonAgUiAdapter } from "../../src/adapter";
 import type { ApprovalRunStep } from "../../src/adapter/approvals";
 import { toolServerApprovalInterrupt, type InterruptDecision, type InterruptDecisionData, type PendingInterrupt } from "../../src/hitl";
 import { createDecisionCard } from "../../src/renderers/decisionCards";
@@ -94,5 +97,43 @@ describe("a tool server's approval's decision card", () => {
     card.steps.next({ step: "failed", kind: "tool-timeout" });
     expect(card.status()?.textContent).toBe("Approved, but the tool failed (tool-timeout).");
     expect(card.status()?.getAttribute("status")).toBe("error");
+  });
+});
+
+describe("a tool server's approval's card, on the adapter, against the reference tool server", () => {
+  let server: ToolServer;
+  beforeEach(async () => {
+    server = await startToolServer();
+  });
+  afterEach(() => server.close());
+
+  /** The agent calls send_email on the tool server as the run's owner, then answers from the call's result. */
+  const agent = (inputs: RunAgentInput[]) =>
+    async function* run(input: RunAgentInput): AsyncGenerator<BaseEvent> {
+      inputs.push(input);
+      yield ev.runStarted();
+      if (inputs.length === 1) {
+        const owner = new ToolClient({ baseUrl: server.url, token: "alice-token", retry: { maxRetries: 0 } });
+        const call = await owner.invoke("send_email", { to: "ops@example.com" }, { runId: input.runId, threadId: input.threadId });
+        yield* ev.toolCall("call-1", "send_email", { to: "ops@example.com" }, "a1");
+        yield ev.toolResult("call-1", JSON.stringify(call.status === "pending_approval" ? { pending_approval: call.approval_id } : call.result), "r1");
+      } else yield* ev.message("a2", "Sent.");
+      yield ev.runFinished();
+    };
+
+  it("approved in the card: the card shows the tool's result once it has run", async () => {
+    const document = new JSDOM("<!doctype html><div id=chat></div>").window.document;
+    const inputs: RunAgentInput[] = [];
+    const adapter = new CarbonAgUiAdapter({ coalesce: false, run: agent(inputs), toolClient: new ToolClient({ baseUrl: server.url, token: "alice-token", retry: { maxRetries: 2, baseDelayMs: 10 } }) });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage({ id: "u1", input: { text: "Send it" } }, { signal: new AbortController().signal }, carbon);
+    const [pending] = adapter.pendingInterrupts;
+    const data: InterruptDecisionData = { kind: "interrupt", interruptId: pending!.interrupt.id, reason: pending!.interrupt.reason, toolCallId: "call-1", action: "send_email", args: { to: "ops@example.com" } };
+    const card = createDecisionCard(document, data, { instance: carbon, adapter });
+    const status = () => card.element.querySelector(".cagr-card-status")?.textContent ?? "";
+    card.element.querySelector<HTMLButtonElement>(".cagr-card-approve")!.click();
+    await waitUntil(() => carbon.transcript().includes("Sent.") && status().startsWith("Approved. The tool has run:"), 5_000);
+    expect(JSON.parse(status().replace("Approved. The tool has run: ", ""))).toMatchObject({ sent: true, to: "ops@example.com" });
+    adapter.dispose();
   });
 });
