@@ -4,6 +4,7 @@ import { fromObservable } from "./fromObservable";
 import type { ObservableRunAgent } from "./runAgent";
 import { serverRunStop } from "./serverRunStop";
 import { abortReason } from "../internal/abort";
+import { isLangGraphAgent, langGraphThreads, type LangGraphAgentLike } from "../threads/langGraphThreads";
 
 /**
  * The part of an `@ag-ui/client` `HttpAgent` (or any `AbstractAgent`, such as
@@ -60,6 +61,11 @@ const isEnd = (event: BaseEvent) => event.type === "RUN_FINISHED" || event.type 
  * has ended (at most `stopTimeout`): a LangGraph server refuses a second run
  * on a busy thread ("Thread is already running a task").
  *
+ * Where the agent keeps its threads, the runner's `threads` reads them (see
+ * `AgentThreads`): `langGraphThreads` for a `LangGraphAgent`, whose runs are
+ * then created with `streamResumable: true` (unless `forwardedProps` says
+ * otherwise), so a run a page let go of can be rejoined from its start.
+ *
  * Agents use `abortController` two ways. `HttpAgent` holds one between runs
  * and `run()` starts its fetch with the signal of whatever the field holds,
  * ignoring unsubscription: it gets a fresh controller for each run. Others
@@ -115,11 +121,16 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
       };
     });
 
+  // A LangGraph run keeps its stream on the server, so a page that went away can rejoin it from its start.
+  const langGraph = isLangGraphAgent(agent);
+  const kept = (input: RunAgentInput): RunAgentInput => (langGraph ? { ...input, forwardedProps: { streamResumable: true, ...(input.forwardedProps as object | undefined) } } : input);
   // A run waits for the runs of its thread that were let go of and have not ended.
-  return (input, { signal }) =>
+  const runner: ObservableRunAgent = (input, { signal }) =>
     defer(() => {
       const before = [...(stopping.get(input.threadId) ?? [])];
-      const start$ = defer(() => start(input, signal));
+      const start$ = defer(() => start(kept(input), signal));
       return before.length === 0 ? start$ : concat(from(Promise.all(before)).pipe(ignoreElements()), start$);
     });
+  const threads = langGraph ? langGraphThreads(agent as unknown as LangGraphAgentLike) : undefined;
+  return threads ? Object.assign(runner, { threads }) : runner;
 }
