@@ -100,3 +100,23 @@ export function stoppingCopilotKitRuns(run: RunAgent, runUrl: string): RunAgent 
       );
     });
 }
+
+/**
+ * The connect route of the agent whose run route is `runUrl`
+ * (`<base>/agent/<agentId>/run`, as `serveCopilotKit` gives it):
+ * `<base>/agent/<agentId>/connect`, where the runtime replays a thread's
+ * recorded events, then the run still going on it.
+ */
+export function copilotKitConnectUrl(runUrl: string): string {
+  return runUrl.replace(/\/run$/, "/connect");
+}
+
+/**
+ * CopilotKit's own client agent (`@copilotkit/core`'s
+ * `ProxiedCopilotRuntimeAgent`, an `@ag-ui/client` `HttpAgent` that
+ * implements AG-UI's `connect`) for the agent whose run route is `runUrl`.
+ */
+export async function copilotKitClientAgent(runUrl: string, agentId = "assistant"): Promise<import("@copilotkit/core").ProxiedCopilotRuntimeAgent> {
+  const { ProxiedCopilotRuntimeAgent } = await import("@copilotkit/core");
+  return new ProxiedCopilotRuntimeAgent({ runtimeUrl: runUrl.replace(new RegExp(`/agent/${agentId}/run$`), ""), agentId, transport: "rest" });
+}
