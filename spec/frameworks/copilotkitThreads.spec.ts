@@ -70,6 +70,16 @@ describe("connectThreads (CopilotKit runtime v2's connect route)", () => {
     expect(thread?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 
+  it("gives the interrupt the last run ended on, waiting for its resume", async () => {
+    const { chat, server, threadId } = await start([{ text: ["I will delete them."], toolCalls: [{ id: "d1", name: "delete_files", args: { pattern: "*.tmp" } }] }]);
+    expect(await chat.say("Delete the temp files")).toBeUndefined();
+    const thread = await threadsOf(server).load(threadId());
+    expect(thread?.interrupts).toHaveLength(1);
+    expect(thread?.interrupts[0]).toMatchObject({ message: "Delete these files?", toolCallId: "d1" });
+    expect(thread?.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(thread?.messages).toEqual(chat.adapter.messages);
+  });
+
   it("has no thread by an id the runtime does not know", async () => {
     const { chat, server } = await start(weather);
     expect(await chat.say("Weather in Paris?")).toBeUndefined();
@@ -122,6 +132,10 @@ describe("connectThreads (CopilotKit runtime v2's connect route)", () => {
     expect(text.join("")).toBe(story.join(""));
     expect(events.filter((event) => event.type === "TEXT_MESSAGE_START")).toHaveLength(1);
     expect(await answered).toBeUndefined();
+    // A later subscription connects again and takes the same run, whole, from the runtime's record of it.
+    const again = (await lastValueFrom(thread!.running!.pipe(toArray()))) as Event[];
+    expect(again.map((event) => event.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(again.find((event) => event.type === "TEXT_MESSAGE_CONTENT")?.delta).toBe(story.join(""));
 
     // Once it is over, the thread holds it, and nothing runs.
     const after = await threadsOf(server).load(threadId());
