@@ -132,8 +132,12 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike): AgentThrea
       const run = client.runs ? await runningRun(client.runs, threadId) : undefined;
       if (!run || !client.runs) return thread;
       const runs = client.runs;
+      // The person's message the run answers, which the thread's state holds only once the run has taken it.
+      const asked = askedIn(run);
+      const known = asked === undefined || thread.messages.some((message) => message.id === asked.id);
       return {
         ...thread,
+        ...(!known && { messages: [...thread.messages, asked] }),
         running: runStream(agent, runs, threadId, run),
         stopRunning: async () => {
           try {
@@ -375,6 +379,13 @@ function isoOf(time: unknown): string {
 
 // ---------------------------------------------------------------------------
 // The run still going
+
+/** The last message of the person's in the run's input, when it has an id to match it by. */
+function askedIn(run: LangGraphRun): Message | undefined {
+  const given = (run.kwargs?.input as { messages?: unknown } | undefined)?.messages;
+  const last = Array.isArray(given) ? given.filter((message) => isRecord(message) && message.type === "human" && typeof message.id === "string").at(-1) : undefined;
+  return last === undefined ? undefined : langChainMessagesToAgUi([last])[0];
+}
 
 /** The thread's run still going (running, else the first pending), if any. */
 async function runningRun(runs: NonNullable<LangGraphClientLike["runs"]>, threadId: string): Promise<LangGraphRun | undefined> {
