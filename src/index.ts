@@ -32,6 +32,11 @@ export { summaryOf, type ConversationStore, type ThreadSummary } from "./persist
 export { memoryStore } from "./persistence/memoryStore";
 export { indexedDbStore, type IndexedDbStoreOptions } from "./persistence/indexedDbStore";
 export type { PersistenceOptions } from "./persistence/threadStore";
+export type { AgentThreads, ServerThread } from "./threads/agentThreads";
+export { langGraphThreads, isLangGraphAgent, type LangGraphAgentLike } from "./threads/langGraphThreads";
+export { connectThreads, httpConnect, agentConnect, implementsConnect, type ThreadConnect, type ConnectThreadsOptions, type HttpConnectOptions } from "./threads/connectThreads";
+export { transcriptOfThread, type ThreadReplayOptions } from "./threads/threadHistory";
+export { withCache, type CachedThread } from "./threads/cachedThread";
 
 export {
   createClarificationCard,
@@ -62,6 +67,8 @@ export {
   AgUiSnapshotError,
   AgUiStoreError,
   AgUiThreadSavedElsewhereError,
+  AgUiThreadServerError,
+  type ThreadServerProblem,
   CarbonAgUiError,
   SseFrameTooLargeError,
 } from "./errors";

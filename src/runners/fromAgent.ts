@@ -5,6 +5,7 @@ import type { ObservableRunAgent } from "./runAgent";
 import { serverRunStop } from "./serverRunStop";
 import { abortReason } from "../internal/abort";
 import { isLangGraphAgent, langGraphThreads, type LangGraphAgentLike } from "../threads/langGraphThreads";
+import { agentConnect, connectThreads, implementsConnect } from "../threads/connectThreads";
 
 /**
  * The part of an `@ag-ui/client` `HttpAgent` (or any `AbstractAgent`, such as
@@ -62,7 +63,9 @@ const isEnd = (event: BaseEvent) => event.type === "RUN_FINISHED" || event.type 
  * on a busy thread ("Thread is already running a task").
  *
  * Where the agent keeps its threads, the runner's `threads` reads them (see
- * `AgentThreads`): `langGraphThreads` for a `LangGraphAgent`, whose runs are
+ * `AgentThreads`): `connectThreads` for an agent that implements AG-UI's
+ * `connect` (CopilotKit's `ProxiedCopilotRuntimeAgent`), and
+ * `langGraphThreads` for a `LangGraphAgent`, whose runs are
  * then created with `streamResumable: true` (unless `forwardedProps` says
  * otherwise), so a run a page let go of can be rejoined from its start.
  *
@@ -131,6 +134,6 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
       const start$ = defer(() => start(kept(input), signal));
       return before.length === 0 ? start$ : concat(from(Promise.all(before)).pipe(ignoreElements()), start$);
     });
-  const threads = langGraph ? langGraphThreads(agent as unknown as LangGraphAgentLike) : undefined;
+  const threads = langGraph ? langGraphThreads(agent as unknown as LangGraphAgentLike) : implementsConnect(agent) ? connectThreads(agentConnect(agent)) : undefined;
   return threads ? Object.assign(runner, { threads }) : runner;
 }
