@@ -73,6 +73,6 @@ export function createLangGraphAgent(url: string): LangGraphAgent {
 }
 
 /** The LangGraph SDK's client for the server: the thread state a test compares with what the adapter kept. */
-export function langGraphClient(url: string): Client {
-  return new Client({ apiUrl: url });
+export function langGraphClient(url: string, callerOptions?: { maxRetries: number }): Client {
+  return new Client({ apiUrl: url, ...(callerOptions && { callerOptions }) });
 }

@@ -1,0 +1,62 @@
+import type { Interrupt, Message } from "@ag-ui/core";
+import { asyncScheduler } from "rxjs";
+import { transcriptOfThread, turnsOf } from "../../src/threads/threadHistory";
+import type { TranscriptResponse } from "../../src/persistence/transcript";
+
+const time = "2026-12-01T10:00:00.000Z";
+const replay = (messages: Message[], interrupts: Interrupt[] = [], runningTurn = false) =>
+  transcriptOfThread({ threadId: "t1", messages, interrupts }, { pipeline: {}, scheduler: asyncScheduler, time, runningTurn });
+const responses = (entries: ReturnType<typeof replay>) => entries.filter((entry): entry is TranscriptResponse => entry.kind === "response");
+
+const thread: Message[] = [
+  { id: "s", role: "system", content: "You are helpful." },
+  { id: "u1", role: "user", content: "Weather in Oslo?" },
+  { id: "r1", role: "reasoning", content: "Look it up." },
+  { id: "a1", role: "assistant", content: "Let me check.", toolCalls: [{ id: "c1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }] },
+  { id: "t1", role: "tool", toolCallId: "c1", content: "9 °C" },
+  { id: "a2", role: "assistant", content: "Mild, 9 °C." },
+  { id: "u2", role: "user", content: [{ type: "text", text: "Delete " }, { type: "text", text: "my files" }] },
+  { id: "a3", role: "assistant", content: "", toolCalls: [{ id: "c2", type: "function", function: { name: "delete_files", arguments: '{"pattern":"*.tmp"}' } }] },
+];
+
+describe("transcriptOfThread (a thread the agent's server keeps, as the chat shows it)", () => {
+  it("cuts the thread into turns at the person's messages, leaving out what comes before the first", () => {
+    expect(turnsOf(thread).map((turn) => [turn.request.id, turn.answer.map((message) => message.id)])).toEqual([
+      ["u1", ["r1", "a1", "t1", "a2"]],
+      ["u2", ["a3"]],
+    ]);
+  });
+
+  it("shows each answer as the run that made it: text, the tool step with its result, reasoning", () => {
+    const entries = replay(thread);
+    expect(entries.filter((entry) => entry.kind === "request").map((entry) => entry.kind === "request" && entry.text)).toEqual(["Weather in Oslo?", "Delete my files"]);
+    const [first] = responses(entries);
+    expect(first!.requestId).toBe("u1");
+    expect(first!.items.map((item) => item.text)).toEqual(["Let me check.", "Mild, 9 °C."]);
+    expect(first!.messageOptions?.chain_of_thought?.map((step) => [step.tool_name, step.status, step.response?.content])).toEqual([["weather", "success", "9 °C"]]);
+    expect(first!.messageOptions?.reasoning?.steps?.map((step) => step.content)).toEqual(["Look it up."]);
+  });
+
+  it("ends the last answer on the thread's pending interrupts, as decision cards", () => {
+    const interrupt: Interrupt = { id: "i1", reason: "tool_approval", message: "Delete them?", toolCallId: "c2" };
+    const last = responses(replay(thread, [interrupt])).at(-1)!;
+    expect(last.items.filter((item) => item.response_type === "user_defined").map((item) => (item.user_defined as { interruptId?: string }).interruptId)).toEqual(["i1"]);
+    expect(last.unfinished).toBeUndefined();
+  });
+
+  it("closes a call left without a result in an earlier turn as failed, as a live run that ended so would", () => {
+    const dangling: Message[] = [thread[1]!, { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "weather", arguments: "{}" } }] }, { id: "u2", role: "user", content: "Hello?" }];
+    const [first] = responses(replay(dangling));
+    expect(first!.messageOptions?.chain_of_thought?.map((step) => step.status)).toEqual(["failure"]);
+  });
+
+  it("leaves the last turn without its answer while a run still makes it", () => {
+    const entries = replay(thread, [], true);
+    expect(entries.at(-1)).toMatchObject({ kind: "request", id: "u2" });
+    expect(responses(entries)).toHaveLength(1);
+  });
+
+  it("makes nothing of a thread with no message of the person's", () => {
+    expect(replay([{ id: "s", role: "system", content: "Hi" }])).toEqual([]);
+  });
+});
