@@ -14,8 +14,8 @@ import { decide } from "./turnEdges";
 import { CurrentConversation } from "./currentConversation";
 import { TurnQueue } from "./turnQueue";
 import { randomId } from "../internal/ids";
-import { ChatPersistence, type CarbonFeedbackEvent, type RunningRun } from "./chatPersistence";
-import { memoryStore } from "../persistence/memoryStore";
+import { chatPersistenceOf, type ChatPersistence, type CarbonFeedbackEvent, type RunningRun } from "./chatPersistence";
+import type { TurnOutcome } from "./turnOutcome";
 import { playRejoined } from "./rejoin";
 import type { ThreadSummary } from "../persistence/store";
 
@@ -53,16 +53,13 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const resolved = resolveOptions(options);
     super(resolved);
     const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
-    // Threads the agent keeps need a cache of their own: what this page showed of each (in memory, without `persistence`).
-    const persistence = options.persistence ?? (resolved.threads && { store: memoryStore(), channel: false as const });
-    const threadHost = {
+    this.persisted = chatPersistenceOf(options.persistence, resolved, {
       ...host,
       busy: () => this.turns.busy,
       stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING),
-      clear: (instance: CarbonThreadInstance) => this.carbonEvents.clear(instance),
-      rejoin: (conversation: Conversation, run: RunningRun, instance: CarbonChatInstance) => this.rejoin(conversation, run, instance),
-    };
-    this.persisted = persistence && new ChatPersistence(persistence, resolved.threads, threadHost, resolved);
+      clear: (instance) => this.carbonEvents.clear(instance),
+      rejoin: (conversation, run, instance) => this.rejoin(conversation, run, instance),
+    });
     const persisted = this.persisted;
     this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
     this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
@@ -85,9 +82,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
         learned: (conversation, resultIds) => {
           const instance = this.lastInstance;
           if (this.disposed || !instance || conversation !== this.conversation || conversation.pendingInterrupts.some((entry) => !entry.decision)) return void this.persisted?.save(conversation);
-          const turn = this.beginTurn(instance, []);
-          const continuing = this.turns.play(turn, () => continueAfterElsewhere(turn, this.options, this.errors.describeError, resultIds));
-          this.errors.settle(this.saved(turn, continuing), "unshown").catch(() => undefined);
+          this.playOwn(instance, (turn) => continueAfterElsewhere(turn, this.options, this.errors.describeError, resultIds));
         },
       });
       this.held.add(() => this.approvalRuns?.dispose());
@@ -146,11 +141,16 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   private rejoin(conversation: Conversation, run: RunningRun, instance: CarbonChatInstance): void {
     if (conversation !== this.conversation || this.disposed) return;
     this.carbonEvents.follow((this.lastInstance = instance));
-    const turn = this.beginTurn(instance, []);
     const requestId = [...conversation.messages].reverse().find((message) => message.role === "user")?.id;
     // Carbon shows what `loadHistory` returned once its promise has settled: the answer goes after it.
     const shown = new Promise<void>((resolve) => this.options.scheduler.schedule(resolve));
-    void this.errors.settle(this.saved(turn, this.turns.play(turn, () => shown.then(() => playRejoined(turn, run, requestId, this.options, this.errors.describeError)))), "unshown").catch(() => undefined);
+    this.playOwn(instance, (turn) => shown.then(() => playRejoined(turn, run, requestId, this.options, this.errors.describeError)));
+  }
+
+  /** A turn the adapter starts itself (no message, no answer of the person's), after what is queued; its failure goes to `onError` alone. */
+  private playOwn(instance: CarbonChatInstance, work: (turn: Turn) => Promise<TurnOutcome>): void {
+    const turn = this.beginTurn(instance, []);
+    this.errors.settle(this.saved(turn, this.turns.play(turn, () => work(turn))), "unshown").catch(() => undefined);
   }
 
   /** How many earlier turns of a restored thread its chat does not show yet; `showEarlierHistory` inserts them. */
@@ -167,7 +167,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     return this.persisted?.interruptAnswer(interruptId);
   }
 
-  /** The stored threads, latest saved first. */
+  /** The threads, latest first: the agent's server's where it lists them (`threads`), else the store's. */
   listThreads(): Promise<ThreadSummary[]> {
     return this.persisted?.list() ?? Promise.resolve([]);
   }
@@ -178,7 +178,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     if (instance) await this.carbonEvents.clear(instance);
   }
 
-  /** Switches to a stored thread (one not stored starts empty under that id), Carbon's chat replaced. */
+  /** Switches to a thread of the agent's server or the store (one neither holds starts empty under that id), Carbon's chat replaced. */
   async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
     if (threadId === this.threadId) return;
     this.carbonEvents.follow((this.lastInstance = instance));
@@ -187,7 +187,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     await this.carbonEvents.clear(instance);
   }
 
-  /** Removes a stored thread; the current one is replaced by a new thread. */
+  /** Deletes a thread, on the agent's server too where it deletes threads; the current one is replaced by a new thread. */
   async deleteThread(threadId: string, instance?: CarbonThreadInstance): Promise<void> {
     if (threadId === this.threadId) await this.newThread(instance);
     await this.persisted?.remove(threadId);

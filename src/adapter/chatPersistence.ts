@@ -3,6 +3,7 @@ import type { Conversation } from "../conversation";
 import { AgUiThreadServerError, AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
 import type { AgentThreads } from "../threads/agentThreads";
 import { loadThread, type LoadedForChat, type RunningRun } from "./loadThread";
+import { memoryStore } from "../persistence/memoryStore";
 import { settleDecidedElsewhere } from "./approvals";
 import type { PendingInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
@@ -47,6 +48,16 @@ export interface CarbonFeedbackEvent {
  * cache. See docs/persistence.md.
  */
 export type { RunningRun };
+
+/**
+ * The adapter's threads: with `persistence`, or where the agent keeps its
+ * threads (`threads`), whose cache is then in memory without one: what this
+ * page showed of each thread it opened.
+ */
+export function chatPersistenceOf(persistence: PersistenceOptions | undefined, options: ResolvedOptions, host: ThreadHost): ChatPersistence | undefined {
+  const chosen = persistence ?? (options.threads && { store: memoryStore(), channel: false as const });
+  return chosen && new ChatPersistence(chosen, options.threads, host, options);
+}
 
 export class ChatPersistence {
   private readonly threads: ThreadStore;
