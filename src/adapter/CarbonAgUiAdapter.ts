@@ -178,7 +178,11 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     if (instance) await this.carbonEvents.clear(instance);
   }
 
-  /** Switches to a thread of the agent's server or the store (one neither holds starts empty under that id), Carbon's chat replaced. */
+  /**
+   * Switches to a thread of the agent's server or the store, Carbon's chat
+   * replaced. One neither holds starts empty under that id; with `threads`,
+   * one the server cannot give shows why in one line, on a new thread.
+   */
   async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
     if (threadId === this.threadId) return;
     this.carbonEvents.follow((this.lastInstance = instance));

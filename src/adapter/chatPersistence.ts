@@ -186,7 +186,7 @@ export class ChatPersistence {
     return this.threads.list();
   }
 
-  /** Another thread into the chat (one neither the server nor the store holds starts empty under that id). */
+  /** Another thread into the chat (as `CarbonAgUiAdapter.switchThread` says). */
   async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
     const loaded = await this.loadThread(threadId);
     this.host.adopt(typeof loaded === "object" && "conversation" in loaded ? loaded.conversation : this.host.newConversation(loaded === "none" ? threadId : randomId()));
