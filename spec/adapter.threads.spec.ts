@@ -101,6 +101,20 @@ describe("a thread the agent's server keeps", () => {
     expect(second.errors).toEqual([]);
   });
 
+  it("asks again for a call of a tool the person answers that the server's thread leaves without a result, and the answer goes to the agent", async () => {
+    const pickColor = { name: "pick_color", description: "The person picks a color", parameters: { type: "object", properties: { color: { type: "string" } } } };
+    const agent = new KeepingAgent([() => ev.run(ev.toolCall("call-9", "pick_color", {})), () => ev.run(ev.message("a2", "Blue it is."))]);
+    await adapterOn(agent, { tools: [pickColor] }).adapter.sendMessage(request("Pick a color for me"), sendOptions(), new CarbonRecorder());
+
+    const other = adapterOn(agent, { tools: [pickColor] });
+    const history = await other.adapter.loadHistory(new CarbonRecorder());
+    expect(responses(history).at(-1)!.output.generic.some((item) => item.response_type === "user_defined")).toBe(true);
+    expect(other.adapter.pendingInterrupts.map((entry) => [entry.interrupt.reason, entry.interrupt.toolCallId])).toEqual([["client_tool", "call-9"]]);
+    await other.adapter.respondToToolCall("call-9", { color: "blue" }, new CarbonRecorder());
+    expect(agent.inputs[1]!.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "call-9", content: '{"color":"blue"}' });
+    expect(other.errors).toEqual([]);
+  });
+
   it("keeps what only this browser knew of a turn the server holds unchanged, and shows the server's turn where it changed", async () => {
     const agent = new KeepingAgent([() => ev.run(ev.message("a1", "First answer.")), () => ev.run(ev.message("a2", "Second answer."))]);
     const store = memoryStore();

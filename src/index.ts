@@ -35,7 +35,7 @@ export type { PersistenceOptions } from "./persistence/threadStore";
 export type { AgentThreads, ServerThread } from "./threads/agentThreads";
 export { langGraphThreads, isLangGraphAgent, type LangGraphAgentLike } from "./threads/langGraphThreads";
 export { connectThreads, httpConnect, agentConnect, implementsConnect, type ThreadConnect, type ConnectThreadsOptions, type HttpConnectOptions } from "./threads/connectThreads";
-export { transcriptOfThread, type ThreadReplayOptions } from "./threads/threadHistory";
+export { transcriptOfThread, type ReplayedThread, type ThreadReplayOptions } from "./threads/threadHistory";
 export { withCache, type CachedThread } from "./threads/cachedThread";
 
 export {

@@ -5,7 +5,7 @@ import type { TranscriptResponse } from "../../src/persistence/transcript";
 
 const time = "2026-12-01T10:00:00.000Z";
 const replay = (messages: Message[], interrupts: Interrupt[] = [], runningTurn = false) =>
-  transcriptOfThread({ threadId: "t1", messages, interrupts }, { pipeline: {}, scheduler: asyncScheduler, time, runningTurn });
+  transcriptOfThread({ threadId: "t1", messages, interrupts }, { pipeline: {}, scheduler: asyncScheduler, time, runningTurn }).transcript;
 const responses = (entries: ReturnType<typeof replay>) => entries.filter((entry): entry is TranscriptResponse => entry.kind === "response");
 
 const thread: Message[] = [

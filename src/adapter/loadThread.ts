@@ -44,8 +44,8 @@ export async function loadThread(threadId: string, threads: ThreadStore, server:
   const kept = local && { conversation: local, transcript: threads.logOf(local).toEntries() };
   const { describe = () => undefined } = options;
   const pipeline = options.pipeline({ stop: NEVER, renderCost: NEVER, describeError: describe });
-  const serverTranscript = transcriptOfThread(served, { pipeline, scheduler: options.scheduler, time: threads.now(), runningTurn: served.running !== undefined });
-  const { conversation, transcript } = withCache(served, serverTranscript, kept, options.scheduler);
+  const replayed = transcriptOfThread(served, { pipeline, scheduler: options.scheduler, time: threads.now(), runningTurn: served.running !== undefined });
+  const { conversation, transcript } = withCache(served, replayed, kept, options.scheduler);
   threads.adoptLog(conversation, transcript);
   void threads.save(conversation);
   const running = served.running && { events: served.running, ...(served.stopRunning && { stop: served.stopRunning }) };

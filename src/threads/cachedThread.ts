@@ -3,7 +3,7 @@ import { Conversation } from "../conversation";
 import type { TranscriptEntry } from "../persistence/transcript";
 import type { SchedulerLike } from "rxjs";
 import type { ServerThread } from "./agentThreads";
-import { turnsOf } from "./threadHistory";
+import { turnsOf, type ReplayedThread } from "./threadHistory";
 
 /** What this browser kept of a thread: its conversation (messages, activities, decisions taken) and what its chat showed. */
 export interface CachedThread {
@@ -18,15 +18,17 @@ export interface CachedThread {
  * (the same messages, by id and content) shows as the browser showed it,
  * with its Carbon items, feedback and stopped or failed marks; a turn
  * changed elsewhere, or never seen here, shows as `serverTranscript` has
- * it. A turn the server does not hold is gone. The activities and the
- * decisions taken on cards still pending come from the cache.
+ * it. A turn the server does not hold is gone. What waits is what the
+ * replay of the last answer left waiting; the activities, and the decisions
+ * taken on cards still waiting, come from the cache.
  */
-export function withCache(server: ServerThread, serverTranscript: readonly TranscriptEntry[], cached: CachedThread | undefined, scheduler: SchedulerLike): CachedThread {
+export function withCache(server: ServerThread, replayed: ReplayedThread, cached: CachedThread | undefined, scheduler: SchedulerLike): CachedThread {
+  const serverTranscript = replayed.transcript;
   const conversation = new Conversation({ threadId: server.threadId, messages: [...server.messages, ...activityMessages(cached)], state: server.state, scheduler });
-  conversation.addPendingInterrupts(server.interrupts);
+  conversation.addPendingInterrupts(replayed.pending);
   if (!cached) return { conversation, transcript: serverTranscript };
   for (const { interrupt, decision } of cached.conversation.pendingInterrupts) {
-    if (decision && server.interrupts.some((pending) => pending.id === interrupt.id)) conversation.decideInterrupt(interrupt.id, decision);
+    if (decision && replayed.pending.some((pending) => pending.id === interrupt.id)) conversation.decideInterrupt(interrupt.id, decision);
   }
   const seenHere = new Map(turnsOf(cached.conversation.messages).map((turn) => [turn.request.id, fingerprint([turn.request, ...turn.answer])]));
   const shownHere = byRequest(cached.transcript);

@@ -30,6 +30,17 @@ export function textOf(message: Extract<Message, { role: "user" }>): string {
   return content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
+/** What a thread the agent's server keeps comes to in the chat: what it shows, and the interrupts its last answer leaves waiting. */
+export interface ReplayedThread {
+  transcript: TranscriptEntry[];
+  /**
+   * The interrupts waiting once the last answer is shown: the server's, and
+   * what the chat asks of its own (a call of a tool the person answers, a
+   * tool server's approval), decided by the same stages as a live run.
+   */
+  pending: Interrupt[];
+}
+
 /**
  * What the chat shows of a thread the agent's server holds, as a transcript:
  * each turn's answer is replayed as the run that made it (its text, tool
@@ -38,20 +49,23 @@ export function textOf(message: Extract<Message, { role: "user" }>): string {
  * turn ends on the thread's pending interrupts (their decision cards), or,
  * with `runningTurn`, is left without its answer: the rejoined run shows it.
  */
-export function transcriptOfThread(thread: Pick<ServerThread, "threadId" | "messages" | "interrupts">, options: ThreadReplayOptions): TranscriptEntry[] {
+export function transcriptOfThread(thread: Pick<ServerThread, "threadId" | "messages" | "interrupts">, options: ThreadReplayOptions): ReplayedThread {
   const log = new TranscriptLog();
   const turns = turnsOf(thread.messages);
+  let pending: Interrupt[] = options.runningTurn ? [...thread.interrupts] : [];
   turns.forEach((turn, at) => {
     const last = at === turns.length - 1;
     log.addRequest(turn.request.id, textOf(turn.request), options.time);
     if (last && options.runningTurn) return;
     const events = runOfAnswer(thread.threadId, turn.answer, last ? thread.interrupts : []);
+    const conversation = new Conversation({ threadId: thread.threadId, scheduler: options.scheduler });
     // Synchronous: the events are an array, and nothing is merged in time.
     from(events)
-      .pipe(agUiToCarbon({ ...options.pipeline, conversation: new Conversation({ threadId: thread.threadId, scheduler: options.scheduler }), coalesce: false, responseId: `${turn.request.id}-answer`, record: (chunk) => log.addChunk(chunk, options.time, turn.request.id) }))
+      .pipe(agUiToCarbon({ ...options.pipeline, conversation, coalesce: false, responseId: `${turn.request.id}-answer`, record: (chunk) => log.addChunk(chunk, options.time, turn.request.id) }))
       .subscribe({ error: () => undefined });
+    if (last) pending = conversation.pendingInterrupts.map((entry) => entry.interrupt);
   });
-  return log.toEntries();
+  return { transcript: log.toEntries(), pending };
 }
 
 export interface ThreadReplayOptions {
