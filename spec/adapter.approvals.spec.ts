@@ -162,13 +162,15 @@ describe("a tool server's approval, decided in the chat", () => {
   });
 
   it("an events stream cut mid-run reconnects, and the decision elsewhere still lands once, the agent going on once", async () => {
-    server.inject({ type: "drop-mid-frame", afterEvents: 1 }, { route: "events" });
+    // Twice: the first events request is the run's own, at its end (the approvals it asked for); the second follows the approval.
+    server.inject({ type: "drop-mid-frame", afterEvents: 1 }, { route: "events", times: 2 });
     const { adapter, reviewer, inputs } = await askedToSendAsOwner();
     await waitFor(() => server.requests.filter((seen) => seen.path.includes("/events")).length >= 1);
     await reviewer.decide(approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!, { approved: false, reason: "no" });
     await waitFor(() => adapter.pendingInterrupts.length === 0);
     // It was cut, and came back with Last-Event-ID.
-    expect(server.requests.filter((seen) => seen.path.includes("/events")).map((seen) => seen.headers["last-event-id"] !== undefined)).toEqual([false, true]);
+    // The run's own events requests (the continuation's run reads its own at its end).
+    expect(server.requests.filter((seen) => seen.path.includes("/events") && seen.path.includes(inputs[0]!.runId)).map((seen) => seen.headers["last-event-id"] !== undefined)).toEqual([false, false, true]);
     await waitFor(() => inputs.length === 2);
     expect(JSON.parse(lastToolResult(inputs[1]!)!.content as string)).toEqual({ status: "denied", decided_elsewhere: true, decided_by: "reviewer" });
     expect(adapter.messages.filter((message) => message.role === "tool")).toHaveLength(1);
@@ -210,7 +212,8 @@ describe("a tool server's approval, decided in the chat", () => {
     });
 
     it("a stream cut mid-run and replayed in full on reconnect shows no step twice", async () => {
-      server.inject({ type: "drop-mid-frame", afterEvents: 2 }, { route: "events" });
+      // The first events request is the run's own, at its end (the approvals it asked for): the faults are for the approval's.
+      server.inject({ type: "drop-mid-frame", afterEvents: 2 }, { route: "events", times: 2 });
       server.inject({ type: "replay-too-much" }, { route: "events" });
       const { adapter, carbon } = await askedToSendAsOwner();
       const steps = stepsOf(adapter, adapter.pendingInterrupts[0]!.interrupt.id);

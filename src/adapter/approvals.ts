@@ -11,10 +11,11 @@ import { AgUiInterruptError } from "../errors";
  */
 export interface ToolServerApprovals {
   decide(approvalId: string, decision: { approved: boolean; editedArguments?: Record<string, unknown>; reason?: string }, options?: { signal?: AbortSignal }): Promise<unknown>;
-  getApproval(approvalId: string, options?: { signal?: AbortSignal }): Promise<{ status: string; run_id?: string | null | undefined }>;
+  /** An approval: its status, its run, and the tool and arguments it would run with. */
+  getApproval(approvalId: string, options?: { signal?: AbortSignal }): Promise<{ status: string; run_id?: string | null | undefined; tool?: string; arguments?: Record<string, unknown> }>;
   listTools(options?: { signal?: AbortSignal }): Promise<readonly { name: string; input_schema: Record<string, unknown> }[]>;
-  /** The run's events: reconnects with `Last-Event-ID` and skips what the server replays. */
-  events$(runId: string): Observable<{ event: string; data: unknown }>;
+  /** The run's events: reconnects with `Last-Event-ID` and skips what the server replays; with `retry: false`, one connection only. */
+  events$(runId: string, options?: { retry?: false }): Observable<{ event: string; data: unknown }>;
 }
 
 /** A decided approval's answer, as the result of the call it held. */

@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
-import { catchError, defer, EMPTY, finalize, from, ignoreElements, mergeMap, Observable, of, tap, throwError, throwIfEmpty, type OperatorFunction } from "rxjs";
+import { catchError, defer, EMPTY, finalize, from, identity, ignoreElements, mergeMap, Observable, of, tap, throwError, throwIfEmpty, type OperatorFunction } from "rxjs";
 import type { CarbonStreamChunk } from "../carbon";
 import { AgUiEmptyRunError, AgUiRunError, asCarbonAgUiError } from "../errors";
 import type { CarbonInstruction, RunFinishedInstruction } from "../instructions";
@@ -11,6 +11,7 @@ import { joinConsecutiveDeltas } from "../internal/joinedDeltas";
 import { renderCostMeter } from "../internal/renderCost";
 import type { Turn } from "../internal/turn";
 import type { ResolvedOptions, RunPipelineParts } from "./options";
+import { approvalsRequested } from "./approvalsRequested";
 
 /** What a run tells the turn: its first event came; it ended (with the last RUN_FINISHED of its stream, if any). */
 export type RunSignal = typeof RUN_BEGAN | { kind: "run.ended"; finished?: RunFinishedInstruction };
@@ -137,6 +138,8 @@ function runEvents(turn: Turn, { input, events, prelude = [] }: RunRequest, opti
     );
   }).pipe(
     withPrelude(prelude),
+    // Approvals the tool server was asked for in the run, which its stream does not show, join it before its RUN_FINISHED.
+    options.toolClient ? approvalsRequested({ client: options.toolClient, conversation: turn.conversation, runId: input.runId, scheduler: options.scheduler, report: (warning) => options.onWarning?.(warning) }) : identity,
     eachRun(stop, options.scheduler, () => (run) =>
       defer(() => pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, parts.requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
     ),

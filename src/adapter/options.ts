@@ -110,7 +110,9 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    * `carbon-agui-rx/tool-client`, with a reviewer's token). A tool result
    * `{ "pending_approval": "apr_…" }` (what its framework adapters return for
    * a tool that needs approval) then holds its call: its step waits, and a
-   * decision card asks. Its answer goes to the tool server (`decide`), whose
+   * decision card asks. So does an approval the tool server was asked for
+   * under the run's id that the run's stream does not show (its events are
+   * read at the run's end: see `approvalsRequested`). Its answer goes to the tool server (`decide`), whose
    * answer becomes the call's result, and the agent goes on in a run that
    * carries it. See docs/approvals.md.
    */
