@@ -3,7 +3,16 @@
  * endpoint for the browser demo:
  *
  *   npm run demo:copilotkit     (or: npm run demo:mastra, npm run demo:langgraph)
- *   AGUI_URL=<the printed url> npm run demo
+ *
+ * and serves the demo page on it too (built by `npm run build:demo`), which
+ * prints its address. With CopilotKit and LangGraph the page restores a
+ * thread from the agent's server (`?thread=<id>` in its URL: the same
+ * conversation in every browser, a run still going rejoined after a
+ * reload); CopilotKit through its runtime's connect route, LangGraph through
+ * serveAgent's thread routes (examples/web/httpThreads.ts). The page
+ * alone, against the printed agent:
+ *
+ *   AGUI_URL=<the printed url> AGUI_THREADS=<the printed kind> npm run demo
  *
  * The model answers by keyword: "weather" calls a tool for the city named
  * (or asks which) and reports its result, "stock" calls a tool that throws,
@@ -18,6 +27,9 @@ import { createLangGraphAgent, startLangGraphServer } from "./langgraph";
 import { createMastraAgent, serveMastra } from "./mastra";
 import { cityIn, tickerIn } from "../askedFor";
 import { serveAgent } from "./serveAgent";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { startWebDemo, type DemoThreads } from "../web/serve";
 import { scriptedModel, type ModelReply } from "./scriptedModel";
 
 /** The demo's model: a reply chosen from the last message of the prompt. */
@@ -39,20 +51,28 @@ export const demoReply: ModelReply = ({ prompt }) => {
   return { text: ["You said: ", said || "(nothing)"] };
 };
 
-export async function serveFramework(framework: string, port = 0): Promise<RunningServer> {
+/** A framework's agent as the demo serves it, and where it keeps its threads for the page (`AGUI_THREADS`). */
+export interface FrameworkServer extends RunningServer {
+  /** "connect": CopilotKit runtime's connect route; "http": serveAgent's thread routes; absent: the agent keeps none. */
+  readonly threads?: DemoThreads;
+  /** LangGraph: the LangGraph API server's URL (for its SDK client). */
+  readonly langGraphUrl?: string;
+}
+
+export async function serveFramework(framework: string, port = 0): Promise<FrameworkServer> {
   const model = scriptedModel(demoReply, { pauseMs: 30 });
-  if (framework === "copilotkit") return serveCopilotKit(createCopilotKitAgent(model), port);
+  if (framework === "copilotkit") return { ...(await serveCopilotKit(createCopilotKitAgent(model), port)), threads: "connect" };
   if (framework === "mastra") return serveMastra(createMastraAgent(model), port);
   if (framework === "langgraph") return serveLangGraph(port);
   throw new Error(`Unknown framework '${framework}': copilotkit, mastra or langgraph`);
 }
 
 /** The LangGraph API server with the example graph (a child process), behind an AG-UI endpoint that runs `LangGraphAgent`. */
-async function serveLangGraph(port: number): Promise<RunningServer> {
+async function serveLangGraph(port: number): Promise<FrameworkServer> {
   const langGraph = await startLangGraphServer();
   try {
     const endpoint = await serveAgent(createLangGraphAgent(langGraph.url), port);
-    return { url: endpoint.url, close: () => endpoint.close().finally(() => langGraph.close()) };
+    return { url: endpoint.url, threads: "http", langGraphUrl: langGraph.url, close: () => endpoint.close().finally(() => langGraph.close()) };
   } catch (error) {
     await langGraph.close();
     throw error;
@@ -61,9 +81,16 @@ async function serveLangGraph(port: number): Promise<RunningServer> {
 
 if (require.main === module) {
   const framework = process.argv[2] ?? "copilotkit";
-  void serveFramework(framework, Number(process.env.PORT ?? 0)).then((server) => {
-    console.log(`${framework} agent (scripted mock model): ${server.url}\nOpen it in the demo: AGUI_URL=${server.url} npm run demo   (Ctrl+C to stop)`);
+  void serveFramework(framework, Number(process.env.PORT ?? 0)).then(async (server) => {
+    const alone = `AGUI_URL=${server.url}${server.threads ? ` AGUI_THREADS=${server.threads}` : ""} npm run demo`;
+    console.log(`${framework} agent (scripted mock model): ${server.url}`);
+    // The page too, where it is built; else the command that builds and serves it.
+    const built = existsSync(join(__dirname, "../web/dist/page.js"));
+    const page = built ? await startWebDemo(server.url, server.threads) : undefined;
+    if (page) console.log(`Open the demo: ${page.url}${server.threads ? "  (threads restored from the agent's server; the thread id follows in ?thread=)" : ""}`);
+    else console.log(`The demo page is not built: npm run build:demo, then run this again; or: ${alone}`);
+    console.log(`The page alone: ${alone}   (Ctrl+C to stop)`);
     // Ctrl+C: the LangGraph server is a child process, stopped with the endpoint.
-    process.once("SIGINT", () => void server.close().finally(() => process.exit(0)));
+    process.once("SIGINT", () => void Promise.all([page?.close(), server.close()]).finally(() => process.exit(0)));
   });
 }

@@ -1,17 +1,50 @@
-import { AgUiSnapshotError, AgUiStoreError, AgUiThreadSavedElsewhereError, CarbonAgUiAdapter, createSseRunner, indexedDbStore, type CarbonAgUiAdapterOptions } from "carbon-agui-rx";
+import {
+  AgUiSnapshotError,
+  AgUiStoreError,
+  AgUiThreadSavedElsewhereError,
+  AgUiThreadServerError,
+  CarbonAgUiAdapter,
+  connectThreads,
+  createSseRunner,
+  httpConnect,
+  indexedDbStore,
+  type AgentThreads,
+  type CarbonAgUiAdapterOptions,
+  type RunAgent,
+} from "carbon-agui-rx";
+import { merge } from "rxjs";
+import { httpThreads, stoppingRuns } from "./httpThreads";
 import { SCHEDULE_MEETING } from "./meetingTool";
+
+/**
+ * Where the page's agent keeps its threads, as the demo server says in `AGUI_THREADS`: "connect" for CopilotKit's
+ * runtime (its connect route beside the run route `<base>/agent/<agentId>/run`), "http" for the demo's own thread API
+ * (examples/frameworks/serveAgent.ts, beside its run route `<url>`), none otherwise (the conversations live in this
+ * browser's IndexedDB only). Both servers keep a run going when the page goes away, so Carbon's stop button asks them to
+ * stop it (`stoppingRuns`), and a reload rejoins it.
+ */
+function agentSource(url: string, threads: Window["AGUI_THREADS"]): { run: RunAgent; threads?: AgentThreads } {
+  const run = createSseRunner({ url });
+  if (threads === "connect") {
+    const stop = (threadId: string) => url.replace(/\/run$/, `/stop/${encodeURIComponent(threadId)}`);
+    return { run: stoppingRuns(run, stop), threads: connectThreads(httpConnect({ url: url.replace(/\/run$/, "/connect") })) };
+  }
+  if (threads === "http") return { run: stoppingRuns(run, (threadId) => `${url}/stop/${encodeURIComponent(threadId)}`), threads: httpThreads({ url }) };
+  return { run };
+}
 
 /**
  * The adapter both demo pages use: the page's agent, merging per `?coalesce=`, the demo agent's way of asking for
  * details, a tool the person answers (`schedule_meeting`), and conversations kept in IndexedDB (unless
  * `?persist=off`) under the thread id in the page's URL (`?thread=`), which follows the adapter's thread. `notify` shows what the person should know about storage;
- * `extra` adds options of another demo's (the approvals demo's tool client).
+ * `extra` adds options of another demo's (the approvals demo's tool client). Where the agent keeps its threads
+ * (`AGUI_THREADS`, see `agentSource`), a thread is restored from the agent's server, IndexedDB its cache.
  */
 export function demoAdapter(notify: (text: string) => void = () => undefined, extra: Partial<CarbonAgUiAdapterOptions> = {}): CarbonAgUiAdapter {
   const params = new URLSearchParams(location.search);
   const threadId = params.get("thread");
   const adapter = new CarbonAgUiAdapter({
-    run: createSseRunner({ url: window.AGUI_URL }),
+    ...agentSource(window.AGUI_URL, window.AGUI_THREADS),
     // `?coalesce=off` sends one chunk per delta, `?maxWindow=100` caps the adaptive merge window: for the browser bench to compare.
     coalesce: params.get("coalesce") !== "off" && (params.has("maxWindow") ? { maxIntervalMs: Number(params.get("maxWindow")) } : true),
     // `?html=on` lets the agent's HTML through raw (`html: true`): the browser security test's control, showing its payloads do run then.
@@ -27,6 +60,8 @@ export function demoAdapter(notify: (text: string) => void = () => undefined, ex
     ...(params.get("persist") !== "off" && { persistence: { store: indexedDbStore() } }),
     onError: (error) => {
       if (error instanceof AgUiStoreError || error instanceof AgUiSnapshotError) notify(error.message);
+      // The agent's server could not give, list or delete a thread (unreachable, not found, forbidden, unreadable).
+      else if (error instanceof AgUiThreadServerError) notify(error.message);
     },
     onWarning: (warning) => {
       if (warning instanceof AgUiThreadSavedElsewhereError) notify("This conversation changed in another tab. What you send here replaces that; reload to see the other tab's version.");
@@ -35,10 +70,20 @@ export function demoAdapter(notify: (text: string) => void = () => undefined, ex
     ...extra,
   });
   // The thread in the URL: a reload comes back to it, Carbon's restart moves the URL to the new thread.
-  adapter.threadId$.subscribe((current) => {
+  // With the agent's server keeping the threads, only once the thread has a message: a thread id in the URL is one to
+  // ask the server for, and a freshly minted one, reloaded before anything was said, is on no server ("not found"). So
+  // a new thread leaves the URL without `?thread=` until its first message, and a reload before it starts afresh.
+  // Without server threads, a minted id names nothing stored either, and restores nothing: the URL takes it at once.
+  const serverThreads = window.AGUI_THREADS !== undefined;
+  // Read from the adapter on either change: its thread and messages are then those of the same conversation.
+  merge(adapter.threadId$, adapter.messages$).subscribe(() => {
+    const { threadId: current, messages } = adapter;
     const url = new URL(location.href);
-    url.searchParams.set("thread", current);
-    history.replaceState(history.state, "", url);
+    if (!serverThreads || messages.length > 0) url.searchParams.set("thread", current);
+    // Still restoring the URL's thread (no messages yet): it stays; a new one, not said anything yet, leaves the URL.
+    else if (url.searchParams.get("thread") !== current) url.searchParams.delete("thread");
+    else return;
+    if (url.href !== location.href) history.replaceState(history.state, "", url);
   });
   return adapter;
 }
@@ -47,6 +92,8 @@ declare global {
   interface Window {
     /** The AG-UI endpoint, written into the page by the demo server. */
     AGUI_URL: string;
+    /** Where the agent keeps its threads, written in by the demo server: CopilotKit's connect route, the demo's own thread API, or none. */
+    AGUI_THREADS?: "connect" | "http";
     /** For the end-to-end tests: the adapter of this page. */
     adapter: CarbonAgUiAdapter;
   }

@@ -25,7 +25,14 @@ export interface WebDemo {
   close(): Promise<void>;
 }
 
-export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<WebDemo> {
+/** Where the agent at AGUI_URL keeps its threads (see demoAdapter.ts): CopilotKit's connect route, the demo's own thread API (serveAgent.ts). */
+export type DemoThreads = "connect" | "http";
+
+/**
+ * `threads` (default: AGUI_THREADS from the environment) tells the page where the agent keeps its threads, so it
+ * restores them from there; without it, the page keeps its conversations in IndexedDB only.
+ */
+export async function startWebDemo(agentUrl = process.env.AGUI_URL, threads: DemoThreads | undefined = demoThreadsOf(process.env.AGUI_THREADS)): Promise<WebDemo> {
   const encoder = new EventEncoder();
   // The testing kit's scripted agent, speaking real SSE through the protocol's own encoder.
   // Behind the agent, the reference tool server, called as a backend would: through ToolClient. In front of it, the
@@ -41,7 +48,7 @@ export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<Web
       return response.end(await readFile(join(__dirname, "dist", path.slice(1))));
     }
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(demoPage({ title: "carbon-agui-rx demo", react: path === "/react", globals: { AGUI_URL: endpoint } }));
+    response.end(demoPage({ title: "carbon-agui-rx demo", react: path === "/react", globals: { AGUI_URL: endpoint, ...(agentUrl && threads && { AGUI_THREADS: threads }) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -57,6 +64,12 @@ export async function startWebDemo(agentUrl = process.env.AGUI_URL): Promise<Web
       await toolServer?.close();
     },
   };
+}
+
+function demoThreadsOf(value: string | undefined): DemoThreads | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (value === "connect" || value === "http") return value;
+  throw new Error(`AGUI_THREADS is "connect" (CopilotKit's runtime) or "http" (serveAgent's thread routes), not "${value}"`);
 }
 
 if (require.main === module) {
