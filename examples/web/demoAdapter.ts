@@ -11,10 +11,25 @@ import {
   type AgentThreads,
   type CarbonAgUiAdapterOptions,
   type RunAgent,
+  type ThreadServerProblem,
 } from "carbon-agui-rx";
 import { merge } from "rxjs";
 import { httpThreads, stoppingRuns } from "./httpThreads";
 import { SCHEDULE_MEETING } from "./meetingTool";
+
+const SERVER_TROUBLE: Record<AgUiThreadServerError["operation"], string> = {
+  load: "This conversation could not be opened from the agent's server",
+  list: "The conversations could not be listed from the agent's server",
+  remove: "The conversation could not be deleted on the agent's server",
+  rejoin: "The answer still going on the agent's server could not be followed",
+};
+const WHY: Record<ThreadServerProblem, string> = {
+  unreachable: "it did not answer",
+  "not-found": "it has no such conversation",
+  forbidden: "you may not open it",
+  unreadable: "what it sent could not be read",
+  failed: "it failed",
+};
 
 /**
  * Where the page's agent keeps its threads, as the demo server says in `AGUI_THREADS`: "connect" for CopilotKit's
@@ -43,6 +58,15 @@ function agentSource(url: string, threads: Window["AGUI_THREADS"]): { run: RunAg
 export function demoAdapter(notify: (text: string) => void = () => undefined, extra: Partial<CarbonAgUiAdapterOptions> = {}): CarbonAgUiAdapter {
   const params = new URLSearchParams(location.search);
   const threadId = params.get("thread");
+  // What the agent's server could not do, each said once in the notice (a failed load and a failed list at once: both).
+  const troubles: string[] = [];
+  const serverTrouble = (error: AgUiThreadServerError) => {
+    const line = `${SERVER_TROUBLE[error.operation]}: ${WHY[error.problem]}${error.status === undefined ? "" : ` (HTTP ${error.status})`}.`;
+    console.warn(`carbon-agui-rx: ${error.message}`);
+    if (troubles.includes(line)) return;
+    troubles.push(line);
+    notify(troubles.join(" "));
+  };
   const adapter = new CarbonAgUiAdapter({
     ...agentSource(window.AGUI_URL, window.AGUI_THREADS),
     // `?coalesce=off` sends one chunk per delta, `?maxWindow=100` caps the adaptive merge window: for the browser bench to compare.
@@ -61,7 +85,7 @@ export function demoAdapter(notify: (text: string) => void = () => undefined, ex
     onError: (error) => {
       if (error instanceof AgUiStoreError || error instanceof AgUiSnapshotError) notify(error.message);
       // The agent's server could not give, list or delete a thread (unreachable, not found, forbidden, unreadable).
-      else if (error instanceof AgUiThreadServerError) notify(error.message);
+      else if (error instanceof AgUiThreadServerError) serverTrouble(error);
     },
     onWarning: (warning) => {
       if (warning instanceof AgUiThreadSavedElsewhereError) notify("This conversation changed in another tab. What you send here replaces that; reload to see the other tab's version.");
