@@ -188,7 +188,9 @@ function readThreadState(threadId: string, raw: unknown): ServerThread {
   if (!isRecord(raw)) throw new AgUiThreadServerError("load", threadId, "unreadable");
   const values = raw.values ?? {};
   if (!isRecord(values)) throw unreadable(threadId, "its values are not an object");
-  const { messages: lcMessages = [], ...state } = values;
+  // The state as the agent's STATE_SNAPSHOT gives it after each run (its values, messages among them), so the chat's state reads the same restored as live.
+  const { messages: lcMessages = [] } = values;
+  const state = values;
   let messages: Message[];
   let interrupts: Interrupt[];
   try {
