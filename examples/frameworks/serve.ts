@@ -17,7 +17,8 @@
  * The model answers by keyword: "weather" calls a tool for the city named
  * (or asks which) and reports its result, "stock" calls a tool that throws,
  * for the ticker named, "delete" calls a tool a person must approve (a
- * decision card), "think" reasons first; anything else is echoed. The
+ * decision card), "think" reasons first, "story" tells one and stays open 3 s
+ * after it (a run to stop, or to rejoin after a reload); anything else is echoed. The
  * LangGraph graph has its own keywords (see langgraphGraph.ts): "weather",
  * "delete", "tidy" (two cards at once), "inventory" (a node that throws) and
  * "story" (a long answer to stop).
@@ -47,6 +48,8 @@ export const demoReply: ModelReply = ({ prompt }) => {
   }
   if (/stock/i.test(said)) return { toolCalls: [{ id, name: "get_stock_price", args: { symbol: tickerIn(said) ?? "IBM" } }] };
   if (/delete/i.test(said)) return { text: ["I need your approval first."], toolCalls: [{ id, name: "delete_files", args: { pattern: "*.tmp" } }] };
+  // A long answer, held open after its text: for the stop button, and for a reload that rejoins the run still going.
+  if (/story/i.test(said)) return { text: ["Once upon a time ", "there was ", "a runtime ", "that kept ", "its runs ", "going."], holdAfterTextMs: 3_000 };
   if (/think/i.test(said)) return { reasoning: ["The person wants ", "me to think."], text: ["I thought about it: ", "yes."] };
   return { text: ["You said: ", said || "(nothing)"] };
 };

@@ -140,6 +140,37 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     expectPage(values.messages?.filter((message) => message.type === "ai").map((message) => message.content)).toEqual([story]);
   });
 
+  it("stops the LangGraph run with Carbon's stop button, on a live answer and on one rejoined after a reload", async () => {
+    const runs = async (threadId: string) => (await langGraphClient(agent.langGraphUrl!).runs.list(threadId)).map((run) => run.status);
+    const a = await device();
+    await a.send("Tell me a story");
+    await messages(a.page).getByText("Once upon a time").waitFor();
+    const threadId = await threadInUrl(a.page);
+    await a.page.getByRole("button", { name: /stop/i }).click();
+    await messages(a.page).getByText("Response stopped").waitFor();
+    // The page's stop route stopped the run where it runs: cancelled on the LangGraph server, not run to its end.
+    for (let waited = 0; (await runs(threadId)).includes("running") && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expectPage(await runs(threadId)).toEqual(["interrupted"]);
+    expectPage(occurrences(await chatText(a.page), "pressed stop.")).toBe(0);
+
+    // Again, reloaded mid-answer: the rejoined answer's stop button stops the server's run too.
+    await a.send("Another story, please");
+    await messages(a.page).getByText("Once upon a time").nth(1).waitFor();
+    await a.page.reload();
+    await a.page.getByRole("textbox").first().waitFor();
+    await a.page.getByRole("button", { name: /stop/i }).click();
+    // The first answer's mark kept (this browser's cache), the second's new.
+    await messages(a.page).getByText("Response stopped").nth(1).waitFor();
+    for (let waited = 0; (await runs(threadId)).includes("running") && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expectPage(await runs(threadId)).toEqual(["interrupted", "interrupted"]);
+    expectPage(occurrences(await chatText(a.page), "Once upon a time")).toBe(2);
+    expectPage(occurrences(await chatText(a.page), "pressed stop.")).toBe(0);
+    await shot(a.page, "threads-stopped");
+    // The thread goes on.
+    await a.send("Hello again");
+    await messages(a.page).getByText("You said: Hello again").waitFor();
+  });
+
   it("shows a thread changed on one device on the other after a reload", async () => {
     const a = await device();
     await a.send("Hello there");
@@ -188,5 +219,52 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
       await Promise.all(contexts.splice(0).map((context) => context.close()));
       await down.close();
     }
+  });
+});
+
+describe("threads restored from CopilotKit's runtime in Chromium (the CopilotKit demo)", () => {
+  let copilotKit: FrameworkServer;
+  let page: WebDemo;
+  beforeAll(async () => {
+    copilotKit = await serveFramework("copilotkit");
+    page = await startWebDemo(copilotKit.url, copilotKit.threads);
+  });
+  afterAll(async () => {
+    await page?.close();
+    await copilotKit?.close();
+  });
+
+  it("opens a thread on a second device through the connect route, answers its card there, and rejoins a run after a reload", async () => {
+    const a = await device("", page.url);
+    await a.send("What's the weather in Paris?");
+    await messages(a.page).getByText("Here is what I found").waitFor();
+    const threadId = await threadInUrl(a.page);
+    await a.send("Please delete my temp files");
+    await a.page.getByRole("button", { name: "Approve", exact: true }).waitFor();
+
+    const b = await device(`?thread=${threadId}`, page.url);
+    await messages(b.page).getByText("Here is what I found").waitFor();
+    const approve = b.page.getByRole("button", { name: "Approve", exact: true });
+    await approve.waitFor();
+    const shownB = await chatText(b.page);
+    for (const words of ["What's the weather in Paris?", "Let me look that up.", "Please delete my temp files", "I need your approval first."]) expectPage([words, occurrences(shownB, words)]).toEqual([words, 1]);
+    expectPage(await b.page.locator(".cagr-decision-card .cagr-card-action").textContent()).toBe("Action: delete_files");
+    await shot(b.page, "threads-copilotkit-device-b", 1000);
+    await approve.click();
+    await b.page.locator(".cagr-decision-card .cagr-card-status", { hasText: "Approved." }).waitFor();
+
+    // A run still going when the page reloads: the reloaded page rejoins it (the runtime's connect), the story once.
+    await b.send("Tell me a story");
+    await messages(b.page).getByText("its runs going.").waitFor();
+    await b.page.reload();
+    await b.page.getByRole("textbox").first().waitFor();
+    await messages(b.page).getByText("its runs going.").waitFor();
+    expectPage(await b.page.getByRole("button", { name: /stop/i }).count()).toBe(1);
+    // Its end: the stop button gone once the held run finishes on the runtime.
+    await b.page.getByRole("button", { name: /stop/i }).waitFor({ state: "detached", timeout: 10_000 });
+    const shown = await chatText(b.page);
+    expectPage(occurrences(shown, "Once upon a time")).toBe(1);
+    expectPage(shown).not.toContain("Response stopped");
+    await shot(b.page, "threads-copilotkit-rejoined");
   });
 });
