@@ -26,18 +26,26 @@
  * opened on its thread, until its last message (a pending card) shows, against the page on an empty thread.
  * The long answer runs with the demo's store attached, as the demo does, and without (`persist=off`).
  *
- * `--only=burst`, `--only=long`, `--only=seed` or `--only=restore` runs one part; `--seconds=5` a short answer;
+ * Then the thread from the agent's server (bench/serverRestore.ts): the LangGraph demo (the LangGraph API server,
+ * serveAgent's thread routes, the page's httpThreads), a 200-turn thread written into the server's state (598 LangChain
+ * messages, a pending interrupt last), opened in a fresh context: from the page receiving the thread until its last
+ * message and card show, against an empty thread and the IndexedDB restore above; and a "story" run rejoined mid-run:
+ * from the server sending the first text after the replay until it shows.
+ *
+ * `--only=burst`, `--only=long`, `--only=seed`, `--only=restore` or `--only=server` runs one part; `--seconds=5` a short answer;
  * `--configs=1,2` some long-answer configurations (by index); `--traces=dir`
  * saves each long-answer run's Chrome trace there.
  */
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { langGraphClient } from "../examples/frameworks/langgraph";
 import { LONG_ANSWER } from "../examples/scripted-conversation";
 import { startWebDemo } from "../examples/web/serve";
 import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "../spec/e2e/browser";
 import { installProbe, probeSaw, readProbe } from "../spec/e2e/probe";
 import { CHARS_PER_SECOND, markdownAnswer, measureLongAnswer, startPacedAgent, type LongAnswerRun } from "./longAnswer";
 import { measureRestore } from "./restore";
+import { measureRejoin, measureServerOpen, seedLangGraphThread, startServerDemo, type RejoinRun, type ServerOpenRun } from "./serverRestore";
 import { SEED_ADAPTER } from "./seedAdapter";
 import { bundleSeedAdapter, useSeedAdapter } from "./seedBrowser";
 
@@ -277,11 +285,77 @@ async function restore() {
   }
 }
 
+/** The LangGraph demo's threads, from the agent's server: a 200-turn thread opened, an empty one, a running run rejoined. */
+async function serverThreads() {
+  const demo = await startServerDemo();
+  // The IndexedDB restore of bench/restore.ts, in the same run: the scripted demo, its store.
+  const local = await startWebDemo();
+  const browser = await launchChromium();
+  try {
+    const client = langGraphClient(demo.langGraphUrl);
+    const seeded = await seedLangGraphThread(client, 200);
+    const { thread_id: empty } = await client.threads.create({ graphId: "assistant" });
+    const long: ServerOpenRun[] = [];
+    const blank: ServerOpenRun[] = [];
+    const rejoined: RejoinRun[] = [];
+    const unmerged: RejoinRun[] = [];
+    const stored = [];
+    for (let run = 0; run < RUNS; run++) {
+      stored.push(await measureRestore(browser, local.url, 200));
+      long.push(await measureServerOpen(browser, demo, seeded.threadId, { lastText: seeded.lastAnswer, card: "Delete the files matching *.tmp?" }));
+      blank.push(await measureServerOpen(browser, demo, empty, "home"));
+      rejoined.push(await measureRejoin(browser, demo));
+      unmerged.push(await measureRejoin(browser, demo, "&coalesce=off"));
+    }
+    console.log(
+      `\nA thread from the LangGraph server (the LangGraph demo, a fresh context each time): 200 turns as ${seeded.messages} LangChain messages, ` +
+        `${Math.round(long[0]!.bytes / 1024)} KiB as the demo's thread route sends it, ending on a pending interrupt; ${RUNS} runs; median (each run). Page clock, ms.\n`,
+    );
+    console.log("| thread | navigation → answer received | answer's first → last byte | answer → `loadHistory` resolved | answer → in Carbon's DOM | answer → shown (scrolled to) | navigation → shown |");
+    console.log("|---|---|---|---|---|---|---|");
+    for (const [name, measured] of [["200 turns: the last answer and its card", long], ["empty: Carbon's home screen", blank]] as const) {
+      const cells = [
+        spread(measured.map((one) => one.navigationToAnswerMs)),
+        spread(measured.map((one) => one.transferMs)),
+        spread(measured.map((one) => one.answerToHistoryMs)),
+        spread(measured.map((one) => one.answerToInDomMs)),
+        spread(measured.map((one) => one.answerToShownMs)),
+        spread(measured.map((one) => one.navigationToShownMs)),
+      ];
+      console.log(`| ${name} | ${cells.join(" | ")} |`);
+    }
+    console.log(
+      `\nThe IndexedDB restore of \`--only=restore\` in the same run (the test driver's clock, from \`goto\`): 200 turns ${spread(stored.map((one) => one.restoredMs))}, ` +
+        `an empty thread ${spread(stored.map((one) => one.emptyMs))}, the difference ${spread(stored.map((one) => one.restoredMs - one.emptyMs))}; ` +
+        `from the server, navigation → shown minus the empty thread's: ${spread(long.map((one, index) => one.navigationToShownMs - blank[index]!.navigationToShownMs))}.`,
+    );
+    console.log(`\nTarget: answer → the 200-turn thread's last message shown ≤ 500 ms: ${median(long.map((one) => one.answerToShownMs)) <= 500 ? "met" : "not met"}.`);
+    console.log(`\nA "story" run rejoined mid-run (the page's request for the thread let through 600 ms after the run started); ${RUNS} runs; median (each run). ms from the demo's server sending the text.\n`);
+    console.log("| page | deltas replayed / live | first new text: sent → handed to Carbon | sent → shown | later deltas: sent → shown (each run's median) |");
+    console.log("|---|---|---|---|---|");
+    for (const [name, measured] of [["default options", rejoined], ["`?coalesce=off`", unmerged]] as const) {
+      const cells = [
+        `${spread(measured.map((one) => one.replayed))} / ${spread(measured.map((one) => one.live))}`,
+        spread(measured.map((one) => one.firstNewChunkMs)),
+        spread(measured.map((one) => one.firstNewTextMs)),
+        spread(measured.map((one) => one.laterMedianMs)),
+      ];
+      console.log(`| ${name} | ${cells.join(" | ")} |`);
+    }
+    console.log(`\nTarget: a rejoined run's first new text shown ≤ 300 ms after the server sent it (default options): ${median(rejoined.map((one) => one.firstNewTextMs)) <= 300 ? "met" : "not met"}.`);
+  } finally {
+    await browser.close();
+    await local.close();
+    await demo.close();
+  }
+}
+
 async function main() {
   if (ONLY === "all" || ONLY === "burst") await burst();
   if (ONLY === "all" || ONLY === "long") await longAnswer();
   if (ONLY === "all" || ONLY === "seed") await seedComparison();
   if (ONLY === "all" || ONLY === "restore") await restore();
+  if (ONLY === "all" || ONLY === "server") await serverThreads();
 }
 
 void main();
