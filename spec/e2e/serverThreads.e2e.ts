@@ -156,9 +156,12 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     // Again, reloaded mid-answer: the rejoined answer's stop button stops the server's run too.
     await a.send("Another story, please");
     await messages(a.page).getByText("Once upon a time").nth(1).waitFor();
+    // The graph's story lasts some 2 s: a reload slower than that (a loaded machine) finds the run over, nothing to stop.
+    const rejoined = a.page.waitForRequest((request) => request.url().endsWith(`/threads/${threadId}/running`), { timeout: 15_000 });
     await a.page.reload();
     await a.page.getByRole("textbox").first().waitFor();
-    await a.page.getByRole("button", { name: /stop/i }).click();
+    await rejoined;
+    await a.page.getByRole("button", { name: /stop/i }).click({ timeout: 5_000 });
     // The first answer's mark kept (this browser's cache), the second's new.
     await messages(a.page).getByText("Response stopped").nth(1).waitFor();
     for (let waited = 0; (await runs(threadId)).includes("running") && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
