@@ -46,8 +46,8 @@ export async function loadThread(threadId: string, threads: ThreadStore, server:
   const pipeline = options.pipeline({ stop: NEVER, renderCost: NEVER, describeError: describe });
   const replayed = transcriptOfThread(served, { pipeline, scheduler: options.scheduler, time: threads.now(), runningTurn: served.running !== undefined });
   const { conversation, transcript } = withCache(served, replayed, kept, options.scheduler);
+  // Not saved here: the cache is brought up to date by the next save (a turn's end), and opening a thread writes nothing.
   threads.adoptLog(conversation, transcript);
-  void threads.save(conversation);
   const running = served.running && { events: served.running, ...(served.stopRunning && { stop: served.stopRunning }) };
   return { conversation, ...(running && { running }) };
 }
