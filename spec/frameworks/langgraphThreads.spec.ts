@@ -94,8 +94,9 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
     expect((await threads().load(chat.adapter.threadId))?.interrupts).toEqual([]);
   }, 30_000);
 
-  it("has no thread by an id the server does not know", async () => {
+  it("has no thread by an id the server does not know, nor by one that is no LangGraph thread id", async () => {
     expect(await threads().load(crypto.randomUUID())).toBeUndefined();
+    expect(await threads().load("not-a-uuid")).toBeUndefined();
   });
 
   it("lists the thread, titled by its first message, and removes it", async () => {

@@ -125,7 +125,8 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike): AgentThrea
       try {
         raw = await client.threads.getState(threadId);
       } catch (error) {
-        if (statusOf(error) === 404) return undefined;
+        // 400: an id that is no thread id of LangGraph's (not a UUID) names no thread either.
+        if (statusOf(error) === 404 || statusOf(error) === 400) return undefined;
         throw serverError("load", threadId, error);
       }
       const thread = readThreadState(threadId, raw);
