@@ -62,6 +62,9 @@ describe.each([
     await messages(page).getByLabel("Processing").waitFor();
     await messages(page).getByText("Waiting for approval").waitFor();
     await messages(page).getByText("How did I get this answer?").click();
+    // The chain of thought folded away (Carbon animates it, and the card moves with it) before the card is clicked.
+    await messages(page).getByText("Waiting for approval").waitFor({ state: "hidden" });
+    await card.scrollIntoViewIfNeeded();
     expectPage(demo.toolServer.toolRuns("send_email")).toBe(runsBefore);
 
     // Approve with changes: a cc.
