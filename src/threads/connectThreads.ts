@@ -2,12 +2,13 @@ import type { BaseEvent, Interrupt, Message, RunAgentInput } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import { asyncScheduler, defer, from, Observable, ReplaySubject, type ObservableInput, type Subscription } from "rxjs";
 import { Conversation } from "../conversation";
-import { AgUiConnectionError, AgUiHttpError, AgUiNotEventStreamError, AgUiThreadServerError, SseFrameTooLargeError, type ThreadServerProblem } from "../errors";
+import { AgUiConnectionError, AgUiHttpError, AgUiThreadServerError } from "../errors";
 import { randomId } from "../internal/ids";
 import { isRecord } from "../internal/isRecord";
 import { agUiToCarbon } from "../operators/agUiToCarbon";
 import { createSseRunner } from "../runners/createSseRunner";
 import type { AgentThreads, ServerThread } from "./agentThreads";
+import { threadServerError, UnreadableThreadError } from "./threadServerError";
 
 /**
  * An AG-UI `connect`: the thread's recorded events replayed, then the run
@@ -258,35 +259,6 @@ function interruptsOf(event: BaseEvent): readonly Interrupt[] {
 }
 
 // ---------------------------------------------------------------------------
-// Errors
-
-/** A `connect` stream's error as the thread server's problem. */
-function problemOf(error: unknown): { problem: ThreadServerProblem; status?: number } {
-  if (error instanceof AgUiNotEventStreamError) return { problem: "unreadable", status: error.status };
-  if (error instanceof AgUiHttpError || ((isRecord(error) || error instanceof Error) && typeof (error as { status?: unknown }).status === "number")) {
-    const status = (error as { status: number }).status;
-    return { problem: status === 401 || status === 403 ? "forbidden" : status === 404 ? "not-found" : "failed", status };
-  }
-  if (error instanceof AgUiConnectionError) return { problem: "unreachable" };
-  if (error instanceof SseFrameTooLargeError || error instanceof UnreadableEventError || error instanceof SyntaxError) return { problem: "unreadable" };
-  if (error instanceof Error && /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|fetch failed|Failed to fetch|NetworkError|Unable to connect/i.test(`${error.message} ${String((error as { cause?: unknown }).cause ?? "")}`)) {
-    return { problem: "unreachable" };
-  }
-  return { problem: "failed" };
-}
-
-function threadServerError(operation: "load" | "rejoin", threadId: string, error: unknown): AgUiThreadServerError {
-  if (error instanceof AgUiThreadServerError) return error;
-  const { problem, status } = problemOf(error);
-  return new AgUiThreadServerError(operation, threadId, problem, status, { cause: error });
-}
-
-/** A `data:` payload of a connect stream that is not an AG-UI event. */
-class UnreadableEventError extends Error {
-  override readonly name = "UnreadableEventError";
-}
-
-// ---------------------------------------------------------------------------
 // Where a connect comes from
 
 /** What of `@ag-ui/client`'s `AbstractAgent` this file uses (`connect` is protected there). */
@@ -354,7 +326,7 @@ export function httpConnect(options: HttpConnectOptions): ThreadConnect {
         url,
         ...(headers !== undefined && { headers }),
         ...(fetchImpl !== undefined && { fetch: fetchImpl }),
-        onParseError: (raw, error) => subscriber.error(new UnreadableEventError(`An event of the connect stream does not parse: ${raw.slice(0, 80)}`, { cause: error })),
+        onParseError: (raw, error) => subscriber.error(new UnreadableThreadError(`An event of the connect stream does not parse: ${raw.slice(0, 80)}`, { cause: error })),
       });
       const inner = run(input, { signal: controller.signal }).subscribe(subscriber);
       return () => {

@@ -1,10 +1,11 @@
 import type { BaseEvent, Interrupt, Message } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import { Observable, type Subscriber } from "rxjs";
-import { AgUiThreadServerError, type ThreadServerProblem } from "../errors";
+import { AgUiThreadServerError } from "../errors";
 import { isRecord } from "../internal/isRecord";
 import { titleOf, type ThreadSummary } from "../persistence/store";
 import type { AgentThreads, ServerThread } from "./agentThreads";
+import { statusOf, threadServerError, UnreadableThreadError } from "./threadServerError";
 
 // Structural types of what this file uses of `@ag-ui/langgraph` 0.0.43's
 // `LangGraphAgent` and of the `@langchain/langgraph-sdk` client it holds as
@@ -127,7 +128,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike): AgentThrea
       } catch (error) {
         // 400: an id that is no thread id of LangGraph's (not a UUID) names no thread either.
         if (statusOf(error) === 404 || statusOf(error) === 400) return undefined;
-        throw serverError("load", threadId, error);
+        throw threadServerError("load", threadId, error);
       }
       const thread = readThreadState(threadId, raw);
       const run = client.runs ? await runningRun(client.runs, threadId) : undefined;
@@ -145,7 +146,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike): AgentThrea
             await runs.cancel(threadId, run.run_id);
           } catch (error) {
             if (statusOf(error) === 404) return;
-            throw serverError("rejoin", threadId, error);
+            throw threadServerError("rejoin", threadId, error);
           }
         },
       };
@@ -158,7 +159,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike): AgentThrea
       try {
         threads = await search.call(client.threads, { ...(graphId !== undefined && { metadata: { graph_id: graphId } }), limit: LIST_LIMIT, sortBy: "updated_at", sortOrder: "desc" });
       } catch (error) {
-        throw serverError("list", undefined, error);
+        throw threadServerError("list", undefined, error);
       }
       if (!Array.isArray(threads)) throw new AgUiThreadServerError("list", undefined, "unreadable");
       return threads.flatMap((thread): ThreadSummary[] => {
@@ -176,7 +177,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike): AgentThrea
         await remove.call(client.threads, threadId);
       } catch (error) {
         if (statusOf(error) === 404) return;
-        throw serverError("remove", threadId, error);
+        throw threadServerError("remove", threadId, error);
       }
     },
   };
@@ -207,8 +208,6 @@ function unreadable(threadId: string, cause: unknown): AgUiThreadServerError {
   return new AgUiThreadServerError("load", threadId, "unreadable", undefined, { cause: cause instanceof Error ? cause : new Error(String(cause)) });
 }
 
-/** Not LangChain message JSON. */
-class UnreadableState extends Error {}
 
 /**
  * LangChain messages (the thread state's JSON) as AG-UI messages, as
@@ -218,13 +217,13 @@ class UnreadableState extends Error {}
  * reasoning messages, so a history restored from here is the one a run gives.
  */
 export function langChainMessagesToAgUi(messages: unknown): Message[] {
-  if (!Array.isArray(messages)) throw new UnreadableState("values.messages is not an array");
+  if (!Array.isArray(messages)) throw new UnreadableThreadError("values.messages is not an array");
   const out: Message[] = [];
   messages.forEach((message: unknown, index) => {
-    if (!isRecord(message) || typeof message.type !== "string") throw new UnreadableState(`message ${index} is not a LangChain message`);
-    if (typeof message.id !== "string") throw new UnreadableState(`message ${index} has no id`);
+    if (!isRecord(message) || typeof message.type !== "string") throw new UnreadableThreadError(`message ${index} is not a LangChain message`);
+    if (typeof message.id !== "string") throw new UnreadableThreadError(`message ${index} has no id`);
     const { id, content } = message;
-    if (content !== undefined && content !== null && typeof content !== "string" && !Array.isArray(content)) throw new UnreadableState(`message ${index}'s content is neither text nor parts`);
+    if (content !== undefined && content !== null && typeof content !== "string" && !Array.isArray(content)) throw new UnreadableThreadError(`message ${index}'s content is neither text nor parts`);
     switch (message.type) {
       case "human":
         out.push({ id, role: "user", content: Array.isArray(content) ? (multimodalToAgUi(content) as Extract<Message, { role: "user" }>["content"]) : stringifyIfNeeded(textOfContent(content)) });
@@ -239,14 +238,14 @@ export function langChainMessagesToAgUi(messages: unknown): Message[] {
         }
         const text = textOfContent(content);
         const toolCalls = message.tool_calls;
-        if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) throw new UnreadableState(`message ${index}'s tool_calls is not an array`);
+        if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) throw new UnreadableThreadError(`message ${index}'s tool_calls is not an array`);
         out.push({
           id,
           role: "assistant",
           content: text ? stringifyIfNeeded(text) : "",
           ...(Array.isArray(toolCalls) && {
             toolCalls: toolCalls.map((call: unknown) => {
-              if (!isRecord(call) || typeof call.name !== "string") throw new UnreadableState(`message ${index} has a tool call without a name`);
+              if (!isRecord(call) || typeof call.name !== "string") throw new UnreadableThreadError(`message ${index} has a tool call without a name`);
               return { id: String(call.id), type: "function" as const, function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } };
             }),
           }),
@@ -266,7 +265,7 @@ export function langChainMessagesToAgUi(messages: unknown): Message[] {
         });
         break;
       default:
-        throw new UnreadableState(`message ${index} is of a type AG-UI has no role for: ${message.type.slice(0, 40)}`);
+        throw new UnreadableThreadError(`message ${index} is of a type AG-UI has no role for: ${message.type.slice(0, 40)}`);
     }
   });
   return out;
@@ -328,14 +327,14 @@ function reasoningMessageOf(block: unknown, assistantId: string, index: number):
  * a resume with their ids reaches the waiting nodes.
  */
 export function langGraphInterruptsToAgUi(tasks: unknown): Interrupt[] {
-  if (!Array.isArray(tasks)) throw new UnreadableState("tasks is not an array");
+  if (!Array.isArray(tasks)) throw new UnreadableThreadError("tasks is not an array");
   const list = tasks.flatMap((task: unknown) => {
     const interrupts = isRecord(task) ? (task.interrupts ?? []) : [];
-    if (!Array.isArray(interrupts)) throw new UnreadableState("a task's interrupts is not an array");
+    if (!Array.isArray(interrupts)) throw new UnreadableThreadError("a task's interrupts is not an array");
     return interrupts as unknown[];
   });
   return list.map((lg) => {
-    if (!isRecord(lg) || !lg.id) throw new UnreadableState("a LangGraph interrupt has no id");
+    if (!isRecord(lg) || !lg.id) throw new UnreadableThreadError("a LangGraph interrupt has no id");
     const raw = lg.value;
     const dict = isRecord(raw) ? raw : null;
     const message = typeof raw === "string" ? raw : dict?.message;
@@ -396,7 +395,7 @@ async function runningRun(runs: NonNullable<LangGraphClientLike["runs"]>, thread
   try {
     list = await runs.list(threadId, { limit: RUNS_LOOKED_AT });
   } catch (error) {
-    throw serverError("load", threadId, error);
+    throw threadServerError("load", threadId, error);
   }
   if (!Array.isArray(list)) throw new AgUiThreadServerError("load", threadId, "unreadable");
   const live = list.filter((run) => isRecord(run) && typeof run.run_id === "string");
@@ -414,7 +413,7 @@ function runStream(agent: ReadAgent, runs: NonNullable<LangGraphClientLike["runs
   return new Observable<BaseEvent>((subscriber) => {
     const abort = new AbortController();
     const fail = (error: unknown) => {
-      if (!abort.signal.aborted) subscriber.error(error instanceof AgUiThreadServerError ? error : serverError("rejoin", threadId, error));
+      if (!abort.signal.aborted) subscriber.error(threadServerError("rejoin", threadId, error));
     };
     const relay = new Observable<BaseEvent>((inner) => {
       if (converter) void joinConverted(agent, converter, runs, threadId, run, abort.signal, inner).catch((error: unknown) => inner.error(error));
@@ -471,31 +470,4 @@ async function waitForEnd(client: LangGraphClientLike, runs: NonNullable<LangGra
   subscriber.next({ type: EventType.MESSAGES_SNAPSHOT, messages: thread.messages } as BaseEvent);
   subscriber.next({ type: EventType.RUN_FINISHED, threadId, runId: run.run_id, ...(thread.interrupts.length > 0 && { outcome: { type: "interrupt", interrupts: thread.interrupts } }) } as BaseEvent);
   subscriber.complete();
-}
-
-// ---------------------------------------------------------------------------
-// Errors
-
-/** The HTTP status of a LangGraph SDK error (`HTTPError.status`), if it has one. */
-function statusOf(error: unknown): number | undefined {
-  const status = isRecord(error) || error instanceof Error ? (error as { status?: unknown }).status : undefined;
-  return typeof status === "number" ? status : undefined;
-}
-
-function problemOf(error: unknown): ThreadServerProblem {
-  const status = statusOf(error);
-  if (status === 404) return "not-found";
-  if (status === 401 || status === 403) return "forbidden";
-  if (status !== undefined) return "failed";
-  if (error instanceof Error) {
-    // The SDK's own name for a server that did not answer, after its retries; fetch's own failures otherwise.
-    if (error.name === "ConnectionError" || error.name === "TimeoutError") return "unreachable";
-    if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|fetch failed|Failed to fetch|NetworkError|Unable to connect/i.test(error.message)) return "unreachable";
-    if (error instanceof SyntaxError) return "unreadable";
-  }
-  return "failed";
-}
-
-function serverError(operation: "load" | "list" | "remove" | "rejoin", threadId: string | undefined, error: unknown): AgUiThreadServerError {
-  return new AgUiThreadServerError(operation, threadId, problemOf(error), statusOf(error), { cause: error });
 }
