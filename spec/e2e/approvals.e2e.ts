@@ -1,8 +1,8 @@
 import { expect as expectPage } from "@jest/globals";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { startApprovalsDemo, type ApprovalsDemo } from "../../examples/frameworks/approvalsDemo";
-import { launchChromium, openChatPage, PAGE_OPTIONS } from "./browser";
+import type { Page } from "playwright-core";
+import { startApprovalsDemo } from "../../examples/frameworks/approvalsDemo";
+import { useBrowserOn } from "./browser";
 
 /**
  * The approvals demo (`npm run demo:approvals`) in Chromium, on both pages: an AI SDK agent in CopilotKit's runtime
@@ -10,26 +10,8 @@ import { launchChromium, openChatPage, PAGE_OPTIONS } from "./browser";
  * ToolClient, so the step waits, a card asks, and the reviewer's edit is what the tool runs with; the agent answers
  * from the tool's result. Screenshots of the open card and the answer go to docs/screenshots/approval-*.png.
  */
-let demo: ApprovalsDemo;
-let browser: Browser;
-const pages: Page[] = [];
-beforeAll(async () => {
-  demo = await startApprovalsDemo();
-  browser = await launchChromium();
-});
-afterEach(async () => {
-  await Promise.all(pages.splice(0).map((page) => page.close()));
-});
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-async function open(query: string) {
-  const page = await browser.newPage(PAGE_OPTIONS);
-  pages.push(page);
-  return openChatPage(page, `${demo.url}${query}`);
-}
+const browsing = useBrowserOn(startApprovalsDemo);
+const open = (query: string) => browsing.open(query);
 
 const SCREENSHOTS = join(__dirname, "../../docs/screenshots");
 const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
@@ -43,7 +25,7 @@ describe.each([
   it("the step waits and a card asks; approved with a cc, the tool runs with it and the agent answers from its result", async () => {
     const chat = await open(query);
     const { page } = chat;
-    const runsBefore = demo.toolServer.toolRuns("send_email");
+    const runsBefore = browsing.demo.toolServer.toolRuns("send_email");
     await chat.send(PROMPT);
     const card = page.locator(".cagr-decision-card", { hasText: "Allow send_email?" });
     await card.waitFor();
@@ -65,7 +47,7 @@ describe.each([
     // The chain of thought folded away (Carbon animates it, and the card moves with it) before the card is clicked.
     await messages(page).getByText("Waiting for approval").waitFor({ state: "hidden" });
     await card.scrollIntoViewIfNeeded();
-    expectPage(demo.toolServer.toolRuns("send_email")).toBe(runsBefore);
+    expectPage(browsing.demo.toolServer.toolRuns("send_email")).toBe(runsBefore);
 
     // Approve with changes: a cc.
     await card.getByRole("button", { name: "Approve with changes" }).click();
@@ -75,7 +57,7 @@ describe.each([
     const pageError = new Promise((_, reject) => page.once("pageerror", reject));
     await card.getByRole("button", { name: "Send with changes" }).click();
     await Promise.race([messages(page).getByText("Sent the weekly report to ops@example.com, with audit@example.com in cc.").waitFor(), pageError]);
-    expectPage(demo.toolServer.toolRuns("send_email")).toBe(runsBefore + 1);
+    expectPage(browsing.demo.toolServer.toolRuns("send_email")).toBe(runsBefore + 1);
     await card.locator(".cagr-card-status").filter({ hasText: "Approved with your changes." }).waitFor();
     expectPage(await page.evaluate("window.adapter.pendingInterrupts.length")).toBe(0);
     await page.locator(".cds-aichat--messages__wrapper").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));

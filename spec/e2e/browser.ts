@@ -19,22 +19,25 @@ export interface ChatPage {
 
 const SCREENSHOTS = join(__dirname, "../../.tmp/screenshots");
 
-/**
- * The demo server and one Chromium for a spec file; a fresh page per test (`query` is added to the URL, `prepare` runs
- * before it loads), closed after it whatever happened. `agentUrl`, read once the spec's earlier `beforeAll`s ran, points
- * the page at another AG-UI endpoint than the demo's scripted agent.
- */
-export function useBrowserDemo(agentUrl?: () => string): {
-  open(query?: string, prepare?: (page: Page) => Promise<void>): Promise<ChatPage>;
+/** A demo server a spec file starts once: where its page is, and how to stop it. */
+interface StartedDemo {
   readonly url: string;
-  /** The demo's scripted agent (absent when `agentUrl` points elsewhere). */
-  readonly agent: ScriptedAgent | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * A demo server (`start`) and one Chromium for a spec file; a fresh page per test (`query` is added to the URL,
+ * `prepare` runs before it loads), closed after it whatever happened. `demo` is the server `start` gave.
+ */
+export function useBrowserOn<Demo extends StartedDemo>(start: () => Promise<Demo>): {
+  open(query?: string, prepare?: (page: Page) => Promise<void>): Promise<ChatPage>;
+  readonly demo: Demo;
 } {
-  let demo: WebDemo;
+  let demo: Demo;
   let browser: Browser;
   const pages: Page[] = [];
   beforeAll(async () => {
-    demo = await startWebDemo(agentUrl?.());
+    demo = await start();
     browser = await launchChromium();
   });
   afterEach(async () => {
@@ -51,11 +54,30 @@ export function useBrowserDemo(agentUrl?: () => string): {
       await prepare?.(page);
       return openChatPage(page, `${demo.url}${query}`);
     },
+    get demo() {
+      return demo;
+    },
+  };
+}
+
+/**
+ * The web demo (examples/web/serve.ts) through `useBrowserOn`. `agentUrl`, read once the spec's earlier `beforeAll`s
+ * ran, points the page at another AG-UI endpoint than the demo's scripted agent.
+ */
+export function useBrowserDemo(agentUrl?: () => string): {
+  open(query?: string, prepare?: (page: Page) => Promise<void>): Promise<ChatPage>;
+  readonly url: string;
+  /** The demo's scripted agent (absent when `agentUrl` points elsewhere). */
+  readonly agent: ScriptedAgent | undefined;
+} {
+  const browsing = useBrowserOn<WebDemo>(() => startWebDemo(agentUrl?.()));
+  return {
+    open: browsing.open,
     get url() {
-      return demo.url;
+      return browsing.demo.url;
     },
     get agent() {
-      return demo.agent;
+      return browsing.demo.agent;
     },
   };
 }

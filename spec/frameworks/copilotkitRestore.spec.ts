@@ -4,6 +4,7 @@ import type { CarbonHistoryItem } from "../../src/persistence/restore";
 import { copilotKitConnectUrl, createCopilotKitAgent, serveCopilotKit, stoppingCopilotKitRuns, type RunningServer } from "../../examples/frameworks/copilotkit";
 import { scriptedModel, type ModelScript } from "../../examples/frameworks/scriptedModel";
 import { Chat } from "./partners";
+import { waitUntil } from "../support/runs";
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -16,13 +17,6 @@ beforeAll(() => {
 });
 afterAll(() => jest.restoreAllMocks());
 
-/** Until `condition` holds (checked every 20 ms), at most `ms`. */
-async function waitUntil(condition: () => boolean, ms: number): Promise<void> {
-  for (const started = Date.now(); !condition(); ) {
-    if (Date.now() - started > ms) throw new Error(`waitUntil: the condition did not hold within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The adapter as a page on CopilotKit's runtime makes it: runs over SSE, the thread from the runtime's connect route. */
 function options(url: string) {
@@ -74,12 +68,12 @@ describe("a CopilotKit thread opened on another device (the adapter, CopilotKit'
     const first = new Chat(options(server.url));
     // The first page goes away mid-answer without stopping the run (a reload): it just stops listening.
     const asking = first.say("Tell me a story");
-    await waitUntil(() => first.carbon.chunks.length > 0, 10_000);
+    await waitUntil(() => first.carbon.chunks.length > 0, 10_000, 20);
 
     const reloaded = device(server.url, first.adapter.threadId);
     const history = await reloaded.adapter.loadHistory(reloaded.carbon);
     expect(said(history)).toEqual(["You: Tell me a story"]);
-    await waitUntil(() => reloaded.carbon.waitingForFinal.length === 0 && reloaded.carbon.transcript().includes("runtime."), 20_000);
+    await waitUntil(() => reloaded.carbon.waitingForFinal.length === 0 && reloaded.carbon.transcript().includes("runtime."), 20_000, 20);
     expect(reloaded.carbon.transcript()).toBe(`Assistant: ${story.join("")}`);
     expect(reloaded.errors).toEqual([]);
     await asking;

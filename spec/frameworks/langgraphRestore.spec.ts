@@ -5,14 +5,8 @@ import type { CarbonHistoryItem } from "../../src/persistence/restore";
 import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
 import { STORY, type ConfirmedCall } from "../../examples/frameworks/langgraphGraph";
 import { Chat } from "./partners";
+import { waitUntil } from "../support/runs";
 
-/** Until `condition` holds (checked every 50 ms), at most `ms`. */
-async function waitUntil(condition: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  for (const started = Date.now(); !(await condition()); ) {
-    if (Date.now() - started > ms) throw new Error(`waitUntil: the condition did not hold within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 // The LangGraph API server, with the graph of examples/frameworks/langgraphGraph.ts, in a child process for this file.
 let server: LangGraphServer;
@@ -73,24 +67,24 @@ describe("a LangGraph thread opened on another device (the adapter, LangGraph's 
     const story = async () => {
       const { thread_id: threadId } = await client().threads.create({ metadata: { graph_id: "assistant" } });
       const run = await client().runs.create(threadId, "assistant", { input: { messages: [{ id: "u-story", type: "human", content: "Tell me a story" }] }, streamMode: ["events", "values", "updates", "messages-tuple"], streamResumable: true });
-      await waitUntil(async () => (await client().runs.get(threadId, run.run_id)).status === "running", 10_000);
+      await waitUntil(async () => (await client().runs.get(threadId, run.run_id)).status === "running", 10_000, 50);
       return { threadId, runId: run.run_id };
     };
     const left = await story();
     const reloaded = device(left.threadId);
     const history = await reloaded.adapter.loadHistory(reloaded.carbon);
     expect(said(history)).toEqual(["You: Tell me a story"]);
-    await waitUntil(() => reloaded.carbon.transcript().includes("stop.") && reloaded.carbon.waitingForFinal.length === 0, 30_000);
+    await waitUntil(() => reloaded.carbon.transcript().includes("stop.") && reloaded.carbon.waitingForFinal.length === 0, 30_000, 50);
     expect(reloaded.carbon.transcript()).toBe(`Assistant: ${STORY.join("")}`);
     expect(reloaded.errors).toEqual([]);
 
     const stopped = await story();
     const other = device(stopped.threadId);
     await other.adapter.loadHistory(other.carbon);
-    await waitUntil(() => other.carbon.chunks.length > 0, 30_000);
+    await waitUntil(() => other.carbon.chunks.length > 0, 30_000, 50);
     await other.carbon.pressStop();
-    await waitUntil(async () => (await client().runs.get(stopped.threadId, stopped.runId)).status === "interrupted", 10_000);
-    await waitUntil(() => other.carbon.waitingForFinal.length === 0, 10_000);
+    await waitUntil(async () => (await client().runs.get(stopped.threadId, stopped.runId)).status === "interrupted", 10_000, 50);
+    await waitUntil(() => other.carbon.waitingForFinal.length === 0, 10_000, 50);
   }, 90_000);
 
   it("lists the server's threads, titled by their first message, the same on any device", async () => {

@@ -5,6 +5,7 @@ import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { createCopilotKitAgent, serveCopilotKit, stoppingCopilotKitRuns } from "../../examples/frameworks/copilotkit";
 import { createMastraAgent, serveMastra } from "../../examples/frameworks/mastra";
 import { scriptedModel, type ModelScript } from "../../examples/frameworks/scriptedModel";
+import { waitUntil as waitFor } from "../support/runs";
 
 export type Framework = "CopilotKit" | "Mastra";
 /** How the adapter reaches the agent: the agent object in this process, or its HTTP endpoint through our SSE runner or `@ag-ui/client`'s `HttpAgent`. */
@@ -82,10 +83,5 @@ function responseIdOf(chunk: CarbonStreamChunk): string {
   return "final_response" in chunk ? chunk.final_response.id : chunk.streaming_metadata.response_id;
 }
 
-/** Resolves once `condition` holds, checking every 10 ms for at most 5 s. */
-export async function waitUntil(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 5_000) throw new Error("waitUntil: the condition never held");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Resolves once `condition` holds, checking every 10 ms for at most 5 s (frameworks answer slower than our own agents). */
+export const waitUntil = (condition: () => boolean): Promise<void> => waitFor(condition, 5_000, 10);

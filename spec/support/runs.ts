@@ -36,11 +36,11 @@ export async function startHttpServer(handler: RequestListener): Promise<{ url: 
 /** The `type` of each event, for compact assertions. */
 export const types = (events: BaseEvent[]) => events.map((event) => event.type);
 
-/** Polls `condition` every 5 ms; rejects after `timeoutMs` so a test can never spin forever. */
-export async function waitUntil(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+/** Polls `condition` every `everyMs` (default 5 ms; it may ask a server); rejects after `timeoutMs` so a test can never spin forever. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 2_000, everyMs = 5): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`waitUntil: condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
