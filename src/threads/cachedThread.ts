@@ -38,7 +38,8 @@ export function withCache(server: ServerThread, replayed: ReplayedThread, cached
   const transcript: TranscriptEntry[] = [];
   for (const [requestId, entries] of byRequest(serverTranscript)) transcript.push(...((unchanged.has(requestId) && shownHere.get(requestId)) || entries));
   // How the cards answered here were answered: a restored card says so.
-  transcript.push(...cached.transcript.filter((entry) => entry.kind === "decision" && !transcript.includes(entry)));
+  const kept = new Set(transcript);
+  transcript.push(...cached.transcript.filter((entry) => entry.kind === "decision" && !kept.has(entry)));
   return { conversation, transcript };
 }
 
