@@ -142,6 +142,8 @@ describe("a thread the agent's server keeps", () => {
     ["unreachable", new AgUiThreadServerError("load", "thread-1", "unreachable", undefined, { cause: new Error("fetch failed") }), "did not answer"],
     ["forbidden", new AgUiThreadServerError("load", "thread-1", "forbidden", 403), "may not open"],
     ["a plain failure", new Error("boom"), "could not give"],
+    // A source of the host's own that lets fetch's error through is classified as the library's sources are.
+    ["unreachable through a source of the host's", new TypeError("fetch failed"), "did not answer"],
   ])("starts empty with one line saying why when the server is %s, tells onError, and deletes nothing local", async (_name, failure, words) => {
     const agent = new KeepingAgent([() => ev.run(ev.message("a1", "Kept."))]);
     const store = memoryStore();
@@ -203,6 +205,18 @@ describe("a thread the agent's server keeps", () => {
     await chat.pressStop();
     await waitUntil(() => agent.stops === 1);
     await waitUntil(() => chat.waitingForFinal.length === 0);
+  });
+
+  it("classifies a host source's failure to list or delete as its own sources' failures are: one classifier for every source", async () => {
+    const agent = new KeepingAgent([]);
+    const unreachable = new TypeError("fetch failed");
+    const { adapter, errors } = adapterOn(agent, { threads: { load: async () => undefined, list: () => Promise.reject(unreachable), remove: () => Promise.reject(unreachable) } });
+    await adapter.listThreads();
+    await adapter.deleteThread("thread-9");
+    expect(errors.map((error) => [(error as AgUiThreadServerError).operation, (error as AgUiThreadServerError).problem])).toEqual([
+      ["list", "unreachable"],
+      ["remove", "unreachable"],
+    ]);
   });
 
   it("lists and deletes the server's threads", async () => {

@@ -70,7 +70,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const { toolClient } = this.options;
     if (toolClient) {
       this.approvalRuns = new ApprovalRuns(toolClient, this.conversations, {
-        report: (error) => this.options.onWarning?.(asCarbonAgUiError(error)),
+        report: (error) => this.options.onWarning(asCarbonAgUiError(error)),
         // An answer from here on its way (its resume queued or playing) finds it decided itself (409): nothing runs twice.
         mayTake: (conversation, entry) => !(entry.decision && !conversation.pendingInterrupts.some((other) => !other.decision) && this.turns.busy),
         // Decided by another reviewer or tab: the card says so (a saved thread too).

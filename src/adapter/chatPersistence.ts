@@ -1,6 +1,7 @@
 import type { CarbonChatInstance, CarbonThreadInstance } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiThreadServerError, AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
+import { AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
+import { threadServerError } from "../threads/threadServerError";
 import type { AgentThreads } from "../threads/agentThreads";
 import { loadThread, type LoadedForChat, type RunningRun } from "./loadThread";
 import { memoryStore } from "../persistence/memoryStore";
@@ -74,8 +75,8 @@ export class ChatPersistence {
     private readonly options: ResolvedOptions,
   ) {
     this.shownTurns = persistence.shownTurns ?? 5;
-    const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && options.onWarning?.(new AgUiThreadSavedElsewhereError(threadId));
-    this.threads = new ThreadStore(persistence, (error) => options.onError?.(error), options.scheduler, onSavedElsewhere);
+    const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && options.onWarning(new AgUiThreadSavedElsewhereError(threadId));
+    this.threads = new ThreadStore(persistence, (error) => options.onError(error), options.scheduler, onSavedElsewhere);
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
     // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer). Where the agent
     // keeps threads its run goes on, for the next page to rejoin; the snapshot holds the answer so far, shown stopped
@@ -142,7 +143,7 @@ export class ChatPersistence {
     const loaded = await loadThread(threadId, this.threads, this.server, this.options);
     if (typeof loaded !== "object" || !("conversation" in loaded)) return loaded;
     const client = this.options.toolClient;
-    const elsewhere = client ? await settleDecidedElsewhere(client, loaded.conversation, (error) => this.options.onWarning?.(asCarbonAgUiError(error))) : [];
+    const elsewhere = client ? await settleDecidedElsewhere(client, loaded.conversation, (error) => this.options.onWarning(asCarbonAgUiError(error))) : [];
     this.noteAnswers(loaded.conversation, elsewhere);
     if (elsewhere.length > 0) void this.threads.save(loaded.conversation);
     return loaded;
@@ -180,7 +181,7 @@ export class ChatPersistence {
       try {
         return await this.server.list();
       } catch (thrown) {
-        this.options.onError?.(thrown instanceof AgUiThreadServerError ? thrown : new AgUiThreadServerError("list", undefined, "failed", undefined, { cause: thrown }));
+        this.options.onError(threadServerError("list", undefined, thrown));
       }
     }
     return this.threads.list();
@@ -203,7 +204,7 @@ export class ChatPersistence {
       try {
         await this.server.remove(threadId);
       } catch (thrown) {
-        this.options.onError?.(thrown instanceof AgUiThreadServerError ? thrown : new AgUiThreadServerError("remove", threadId, "failed", undefined, { cause: thrown }));
+        this.options.onError(threadServerError("remove", threadId, thrown));
       }
     }
     return this.threads.remove(threadId);

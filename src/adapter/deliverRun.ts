@@ -140,7 +140,7 @@ function runEvents(turn: Turn, { input, events, prelude = [] }: RunRequest, opti
     withPrelude(prelude),
     // Approvals the tool server was asked for in the run, which its stream does not show, join it before its RUN_FINISHED
     // (a run rejoined is not the one `input` names).
-    options.toolClient && !events ? approvalsRequested({ client: options.toolClient, conversation: turn.conversation, runId: input.runId, scheduler: options.scheduler, report: (warning) => options.onWarning?.(warning) }) : identity,
+    options.toolClient && !events ? approvalsRequested({ client: options.toolClient, conversation: turn.conversation, runId: input.runId, scheduler: options.scheduler, report: (warning) => options.onWarning(warning) }) : identity,
     eachRun(stop, options.scheduler, () => (run) =>
       defer(() => pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, parts.requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
     ),

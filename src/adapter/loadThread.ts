@@ -4,6 +4,7 @@ import type { Conversation } from "../conversation";
 import { AgUiThreadServerError, type ThreadServerProblem } from "../errors";
 import type { ThreadStore } from "../persistence/threadStore";
 import type { AgentThreads, ServerThread } from "../threads/agentThreads";
+import { threadServerError } from "../threads/threadServerError";
 import { withCache } from "../threads/cachedThread";
 import { transcriptOfThread } from "../threads/threadHistory";
 import type { ResolvedOptions } from "./options";
@@ -39,7 +40,7 @@ export async function loadThread(threadId: string, threads: ThreadStore, server:
   // Not on the server, and never answered by it (its first run failed before the server had it): only this browser has it.
   const onlyHere = served === "not-found" && local !== undefined && local.messages.every((message) => message.role === "user");
   if (served === undefined || onlyHere) return local ? { conversation: local } : cached === "none" ? "none" : { notice: NOT_RESTORED };
-  if (served === "not-found") options.onError?.(new AgUiThreadServerError("load", threadId, "not-found"));
+  if (served === "not-found") options.onError(new AgUiThreadServerError("load", threadId, "not-found"));
   if (served === "not-found" || "problem" in served) return { notice: notOpened[served === "not-found" ? "not-found" : served.problem] };
   const kept = local && { conversation: local, transcript: threads.logOf(local).toEntries() };
   const { describe = () => undefined } = options;
@@ -57,8 +58,8 @@ async function fromServer(server: AgentThreads, threadId: string, options: Resol
   try {
     return (await server.load(threadId)) ?? "not-found";
   } catch (thrown) {
-    const error = thrown instanceof AgUiThreadServerError ? thrown : new AgUiThreadServerError("load", threadId, "failed", undefined, { cause: thrown });
-    options.onError?.(error);
+    const error = threadServerError("load", threadId, thrown);
+    options.onError(error);
     return { problem: error.problem };
   }
 }

@@ -8,6 +8,7 @@ import type { Conversation } from "../conversation";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { itemOptionsOf } from "../operators/map/carbonItems";
 import { asCarbonAgUiError } from "../errors";
+import { errorOnConsole, warnOnConsole } from "../internal/warnings";
 import { ToolSchemas, type ToolServerApprovals } from "./approvals";
 import type { PersistenceOptions } from "../persistence/threadStore";
 import type { AgentThreads } from "../threads/agentThreads";
@@ -155,8 +156,10 @@ export interface ResolvedOptions {
   /** As given: a conversation starts from `{}` without one (see `Conversation`). */
   initialState: unknown;
   onStateChange: ((state: unknown) => void) | undefined;
-  onError: ((error: CarbonAgUiError) => void) | undefined;
-  onWarning: ((warning: CarbonAgUiError) => void) | undefined;
+  /** Where every error goes: the option, else the console (decided here once). */
+  onError: (error: CarbonAgUiError) => void;
+  /** Where every warning goes, the pipeline's and the adapter's own alike: the option, else the console (decided here once). */
+  onWarning: (warning: CarbonAgUiError) => void;
   /** What a restored chat is checked and escaped with, as live answers are. */
   restoreOptions: RestoreOptions;
   rejectOnError: boolean;
@@ -170,12 +173,14 @@ export interface ResolvedOptions {
 
 export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {
   const { run, tools = [], maxFrontendToolRounds = 5, context = [], forwardedProps = {}, scheduler = frameScheduler(), coalesce = true, rejectOnError = false } = options;
-  const passedOn = pick(options, ["onEvent", "operators", "validate", "onInvalidEvent", "onWarning", "onInvalidItem", "onToolCall", "onActivity", "onRunFinished", "detectClarification", "onClarification", "html", "allowHttp", "allowUrl"]);
+  const onWarning = options.onWarning ?? warnOnConsole;
+  const onError = options.onError ?? errorOnConsole;
+  const passedOn = { ...pick(options, ["onEvent", "operators", "validate", "onInvalidEvent", "onInvalidItem", "onToolCall", "onActivity", "onRunFinished", "detectClarification", "onClarification", "html", "allowHttp", "allowUrl"]), onWarning };
   const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
   // Calls of the tools the run was given are handed to the browser when the run ends without their results.
   const clientTools = tools.map((tool) => tool.name);
   const sent = tools.map(({ handler: _handler, ...tool }) => tool);
-  const toolSchemas = options.toolClient && new ToolSchemas(options.toolClient, (error) => options.onWarning?.(asCarbonAgUiError(error)));
+  const toolSchemas = options.toolClient && new ToolSchemas(options.toolClient, (error) => onWarning(asCarbonAgUiError(error)));
   const askedTools = sent.filter((_tool, at) => !tools[at]!.handler);
   return {
     run,
@@ -191,8 +196,8 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     initialMessages: options.initialMessages,
     initialState: options.initialState,
     onStateChange: options.onStateChange,
-    onError: options.onError,
-    onWarning: options.onWarning,
+    onError,
+    onWarning,
     restoreOptions: { ...itemOptionsOf(options), ...(options.html !== undefined && { html: options.html }) },
     rejectOnError,
     describe: describerOf(options.describeError),

@@ -1,5 +1,5 @@
 import { filter, tap } from "rxjs";
-import { AgUiThreadServerError } from "../errors";
+import { threadServerError } from "../threads/threadServerError";
 import { CancellationReason } from "../carbon";
 import type { Turn } from "../internal/turn";
 import type { RunningRun } from "./chatPersistence";
@@ -18,7 +18,7 @@ import { outcomeOf, type TurnOutcome } from "./turnOutcome";
 export async function playRejoined(turn: Turn, run: RunningRun, requestId: string | undefined, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Promise<TurnOutcome> {
   let over = false;
   const stopped = turn.ended$.pipe(filter((reason) => reason === CancellationReason.STOP_STREAMING)).subscribe(() => {
-    if (!over) run.stop?.().catch((error: unknown) => options.onWarning?.(new AgUiThreadServerError("rejoin", turn.conversation.threadId, "failed", undefined, { cause: error })));
+    if (!over) run.stop?.().catch((error: unknown) => options.onWarning(threadServerError("rejoin", turn.conversation.threadId, error)));
   });
   const input = runInput(turn.conversation, options.runFields, [...turn.conversation.messages], []);
   const events = run.events.pipe(tap((event) => (over ||= event.type === "RUN_FINISHED" || event.type === "RUN_ERROR")));

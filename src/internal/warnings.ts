@@ -10,6 +10,9 @@ export const warnSkippedItem = (_item: unknown, error: AgUiInvalidItemError) => 
 /** The default `onInvalidEvent`: report why the event was skipped on the console and go on. */
 export const warnSkippedEvent = (_event: unknown, error: AgUiInvalidEventError) => console.warn(`carbon-agui-rx: skipped an invalid event. ${error.message}`);
 
+/** The adapter's default `onError`: report it on the console (what failed and where, never a document or a secret). */
+export const errorOnConsole = (error: CarbonAgUiError) => console.error(`carbon-agui-rx: ${error.message}`);
+
 /** The default `onWarning`: report it on the console and go on. */
 export const warnOnConsole = (warning: CarbonAgUiError) => console.warn(`carbon-agui-rx: ${warning.message}`);
 

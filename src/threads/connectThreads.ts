@@ -268,11 +268,13 @@ interface ConnectingAgent {
 }
 
 /**
- * Whether `agent` implements AG-UI's `connect`, decided without a call: its
- * `connect` is not the one of `@ag-ui/client`'s `AbstractAgent` (1.0: the
- * deepest class of its prototype chain that defines both `connect` and
- * `connectAgent`, whose `connect` throws `AGUIConnectNotImplementedError`).
- * `HttpAgent` and `@ag-ui/langgraph`'s agent do not; CopilotKit's
+ * Whether `agent` implements AG-UI's `connect`, decided without a call: it
+ * has a `connect`, and it is not the one of `@ag-ui/client`'s
+ * `AbstractAgent`, the base class every agent of `@ag-ui/client` extends (in
+ * 1.0, the deepest class of its prototype chain that defines both `connect`
+ * and `connectAgent`; its `connect` throws `AGUIConnectNotImplementedError`).
+ * An object outside that class tree with a `connect` of its own implements
+ * it. `HttpAgent` and `@ag-ui/langgraph`'s agent do not; CopilotKit's
  * `ProxiedCopilotRuntimeAgent` does.
  */
 export function implementsConnect(agent: unknown): boolean {
@@ -283,8 +285,7 @@ export function implementsConnect(agent: unknown): boolean {
   for (let proto: unknown = Object.getPrototypeOf(agent); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     if (Object.prototype.hasOwnProperty.call(proto, "connect") && Object.prototype.hasOwnProperty.call(proto, "connectAgent")) base = proto as ConnectingAgent;
   }
-  if (!base) return true;
-  return own !== base.connect || !/\bthrow\b/.test(Function.prototype.toString.call(base.connect));
+  return own !== base?.connect;
 }
 
 /**
