@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
 import type { Interrupt, RunAgentInput } from "@ag-ui/core";
-import { EMPTY, Observable, of, throwError, type ObservableInput, type SchedulerLike } from "rxjs";
+import { EMPTY, NEVER, Observable, of, throwError, type ObservableInput, type SchedulerLike } from "rxjs";
 import { type AgentScript, type AgentServer, type SseResponse } from "carbon-agui-rx/testing";
 import { startEncodedAgentServer } from "./support/agentServer";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
@@ -367,7 +367,7 @@ describe("CarbonAgUiAdapter", () => {
     expect(carbon.chunks).toEqual([{ final_response: { id: expect.any(String), request_id: "u-Hi", output: { generic } } }]);
   });
 
-  it("aborts the run's own signal once the turn is over", async () => {
+  it("keeps reading a stream that stays open after its run (a later run of it is a turn of its own), and lets it go once the person sends the next message", async () => {
     const signals: AbortSignal[] = [];
     const run = (_input: unknown, { signal }: { signal: AbortSignal }) => {
       signals.push(signal);
@@ -376,8 +376,31 @@ describe("CarbonAgUiAdapter", () => {
         subscriber.next({ type: EventType.RUN_FINISHED, threadId: "t", runId: "r" } as BaseEvent);
       });
     };
-    await createAgUiSendMessage({ run })(request("Hi"), options(), new CarbonRecorder());
+    const send = createAgUiSendMessage({ run });
+    await send(request("Hi"), options(), new CarbonRecorder());
+    expect(signals[0]?.aborted).toBe(false);
+    await send(request("Again"), options(), new CarbonRecorder());
     expect(signals[0]?.aborted).toBe(true);
+    expect(signals[1]?.aborted).toBe(false);
+  });
+
+  it("aborts the run's own signal once its stream has ended, or the turn is stopped", async () => {
+    const signals: AbortSignal[] = [];
+    const adapter = new CarbonAgUiAdapter({
+      run: (_input, { signal }) => {
+        signals.push(signal);
+        return signals.length === 1 ? of(...ev.run(ev.message("m1", "Done."))) : NEVER;
+      },
+    });
+    const carbon = new CarbonRecorder();
+    await adapter.sendMessage(request("Hi"), options(), carbon);
+    expect(signals[0]?.aborted).toBe(true);
+    const stopping = new AbortController();
+    const stopped = adapter.sendMessage(request("Hang"), { signal: stopping.signal }, carbon);
+    await waitUntil(() => signals.length === 2);
+    stopping.abort(CancellationReason.STOP_STREAMING);
+    await stopped;
+    expect(signals[1]?.aborted).toBe(true);
   });
 
   it("works with a real HttpAgent through fromAgent", async () => {

@@ -8,16 +8,15 @@
  * `advanceTo(frame)` moves it, letting the adapter's promises settle between
  * frames. Frames are absolute, so the marbles of one scenario line up.
  */
-import type { BaseEvent, Interrupt, RunAgentInput } from "@ag-ui/core";
+import type { BaseEvent, Interrupt } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
-import { TestScheduler } from "rxjs/testing";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
-import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
+import type { CarbonAgUiAdapter, CarbonAgUiAdapterOptions } from "../src/adapter";
 import { CancellationReason } from "../src/carbon";
 import { AgUiInterruptError } from "../src/errors";
 import { ev } from "./support/builders";
+import { onVirtualClock } from "./support/virtualClock";
 
-const FRAME = 10; // TestScheduler's time per marble character outside run()
 
 const approval = (id: string): Interrupt => ({ id, reason: "approval", message: "Delete 3 old files?" });
 /** The events a marble character stands for; text messages are `m` in the first run, `n` in the second, `o` in the third. */
@@ -45,43 +44,6 @@ const EVENTS: Record<string, BaseEvent> = {
   o: ev.textEnd("o"),
 };
 
-const request = (text: string) => ({ id: `u-${text}`, input: { text }, history: {} });
-
-/** An adapter on a virtual clock whose runs play `runs`, one marble per run, in order. */
-function onVirtualClock(runs: string[], extra: Partial<CarbonAgUiAdapterOptions> = {}) {
-  const clock = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-  const played = runs.map((marble) => clock.createColdObservable<BaseEvent>(marble, EVENTS));
-  const inputs: RunAgentInput[] = [];
-  const adapter = new CarbonAgUiAdapter({
-    scheduler: clock,
-    run: (input) => {
-      inputs.push(input);
-      const next = played[inputs.length - 1];
-      if (!next) throw new Error(`no run scripted for run ${inputs.length}`);
-      return next;
-    },
-    ...extra,
-  });
-  const carbon = new CarbonRecorder();
-  /** Moves the clock to `frame`, playing everything due by then, promises included. */
-  async function advanceTo(frame: number): Promise<void> {
-    const time = frame * FRAME;
-    for (let round = 0; round < 1_000; round++) {
-      await new Promise((resolve) => setImmediate(resolve));
-      const due = clock.actions.some((action) => action.delay <= time);
-      if (!due && round > 0) break;
-      clock.maxFrames = time;
-      clock.flush();
-    }
-    clock.frame = Math.max(clock.frame, time);
-  }
-  /** A run's subscriptions, as a subscription marble over absolute frames. */
-  const subscriptions = (run: number) => played[run]!.subscriptions.map(({ subscribedFrame, unsubscribedFrame }) => [subscribedFrame / FRAME, unsubscribedFrame / FRAME]);
-  const controller = new AbortController();
-  const send = (text: string, signal = controller.signal) => adapter.sendMessage(request(text), { signal }, carbon);
-  return { adapter, carbon, inputs, advanceTo, subscriptions, controller, send };
-}
-
 const history = (adapter: CarbonAgUiAdapter) =>
   adapter.messages.map((message) => `${message.role}${typeof message.content === "string" && message.content !== "" ? `: ${message.content}` : ""}`);
 
@@ -91,7 +53,7 @@ describe("CarbonAgUiAdapter turns: a resume", () => {
   const resume = "s-Ma-b-c-e-f|"; // the resume, from its start
 
   it("stops where it is when Carbon's stop button is pressed: 'Response stopped', the run let go, the card's promise resolved, the next message answered", async () => {
-    const { adapter, carbon, advanceTo, subscriptions, send } = onVirtualClock([asks, resume, "s-Oz-o-f|"]);
+    const { adapter, carbon, advanceTo, subscriptions, send } = onVirtualClock([asks, resume, "s-Oz-o-f|"], EVENTS);
     await Promise.all([send("Delete my old files"), advanceTo(4)]);
     const resumed = adapter.respondToInterrupt({ type: "approve" }, carbon); // subscribed at 4
     await advanceTo(10); // "Deleting the old" shown
@@ -109,7 +71,7 @@ describe("CarbonAgUiAdapter turns: a resume", () => {
   });
 
   it("stopped before its first event, shows nothing and puts the decision back for the card to send again", async () => {
-    const { adapter, carbon, advanceTo, subscriptions, send } = onVirtualClock([asks, "---s-Ma-e-f|"]);
+    const { adapter, carbon, advanceTo, subscriptions, send } = onVirtualClock([asks, "---s-Ma-e-f|"], EVENTS);
     await Promise.all([send("Delete my old files"), advanceTo(4)]);
     const resumed = adapter.respondToInterrupt({ type: "approve" }, carbon).catch((error: unknown) => error);
     await advanceTo(5);
@@ -122,7 +84,7 @@ describe("CarbonAgUiAdapter turns: a resume", () => {
   });
 
   it("stops with the host's signal too, and with a signal already aborted never starts", async () => {
-    const { adapter, carbon, advanceTo, subscriptions, send } = onVirtualClock([asks, resume]);
+    const { adapter, carbon, advanceTo, subscriptions, send } = onVirtualClock([asks, resume], EVENTS);
     await Promise.all([send("Delete my old files"), advanceTo(4)]);
     const aborted = new AbortController();
     aborted.abort(CancellationReason.STOP_STREAMING);
@@ -144,7 +106,7 @@ describe("CarbonAgUiAdapter turns: a resume", () => {
     ["reset()", (_carbon: CarbonRecorder, adapter: CarbonAgUiAdapter) => adapter.reset()],
   ])("ended by %s, writes nothing into the new thread, even a new interrupt at its end; the next message sends no resume", async (_how, restart) => {
     // The stale resume would go on to ask a new question (j) at frame 16.
-    const { adapter, carbon, inputs, advanceTo, subscriptions, send } = onVirtualClock([asks, "s-Ma-b-c-e-j|", "s-Oz-o-f|"]);
+    const { adapter, carbon, inputs, advanceTo, subscriptions, send } = onVirtualClock([asks, "s-Ma-b-c-e-j|", "s-Oz-o-f|"], EVENTS);
     await Promise.all([send("Delete my old files"), advanceTo(4)]);
     const resumed = adapter.respondToInterrupt({ type: "approve" }, carbon);
     await advanceTo(8);
@@ -165,7 +127,7 @@ describe("CarbonAgUiAdapter turns: a resume", () => {
   });
 
   it("makes a message sent while it streams wait for it; that message's run then has the resume's answer before it", async () => {
-    const { adapter, carbon, inputs, advanceTo, subscriptions, send } = onVirtualClock([asks, resume, "s-Oz-o-f|"]);
+    const { adapter, carbon, inputs, advanceTo, subscriptions, send } = onVirtualClock([asks, resume, "s-Oz-o-f|"], EVENTS);
     await Promise.all([send("Delete my old files"), advanceTo(4)]);
     const resumed = adapter.respondToInterrupt({ type: "approve" }, carbon);
     await advanceTo(8);
@@ -206,7 +168,7 @@ describe("CarbonAgUiAdapter turns: a frontend-tool round", () => {
 
   it.each(stops)("stopped by %s during the first run, runs no handler and no follow-up", async (_how, stop) => {
     const tool = gatedHandler();
-    const harness = onVirtualClock(["s-LA-E-p|", followUp], locate(tool.handler));
+    const harness = onVirtualClock(["s-LA-E-p|", followUp], EVENTS, locate(tool.handler));
     const sent = harness.send("Where am I?");
     await harness.advanceTo(3);
     await stop(harness);
@@ -220,7 +182,7 @@ describe("CarbonAgUiAdapter turns: a frontend-tool round", () => {
 
   it.each(stops)("stopped by %s while the handler runs, keeps its result in the history but starts no follow-up and shows no empty answer", async (_how, stop) => {
     const tool = gatedHandler();
-    const harness = onVirtualClock([calls, followUp], locate(tool.handler));
+    const harness = onVirtualClock([calls, followUp], EVENTS, locate(tool.handler));
     const sent = harness.send("Where am I?");
     await harness.advanceTo(8);
     expect(tool.called).toEqual([{ precise: true }]);
@@ -236,7 +198,7 @@ describe("CarbonAgUiAdapter turns: a frontend-tool round", () => {
 
   it.each(stops)("stopped by %s during the follow-up run, shows 'Response stopped' there", async (_how, stop) => {
     const tool = gatedHandler();
-    const harness = onVirtualClock([calls, followUp], locate(tool.handler));
+    const harness = onVirtualClock([calls, followUp], EVENTS, locate(tool.handler));
     const sent = harness.send("Where am I?");
     await harness.advanceTo(8);
     tool.answer({ city: "Oslo" }); // the follow-up starts at 8
@@ -254,7 +216,7 @@ describe("CarbonAgUiAdapter turns: a frontend-tool round", () => {
     ["during the follow-up run", 12, (answer: (value: unknown) => void) => answer({ city: "Oslo" })],
   ])("ended by a restart %s, writes nothing into the new thread", async (_when, at, beforeRestart) => {
     const tool = gatedHandler();
-    const harness = onVirtualClock([calls, followUp], locate(tool.handler));
+    const harness = onVirtualClock([calls, followUp], EVENTS, locate(tool.handler));
     const sent = harness.send("Where am I?");
     await harness.advanceTo(8);
     beforeRestart(tool.answer);
@@ -270,7 +232,7 @@ describe("CarbonAgUiAdapter turns: a frontend-tool round", () => {
 
   it("makes a second message sent during the round wait for the round to end", async () => {
     const tool = gatedHandler();
-    const harness = onVirtualClock([calls, followUp, "s-Oz-o-f|"], locate(tool.handler));
+    const harness = onVirtualClock([calls, followUp, "s-Oz-o-f|"], EVENTS, locate(tool.handler));
     const first = harness.send("Where am I?");
     await harness.advanceTo(8);
     const second = harness.send("Thanks", new AbortController().signal);
@@ -285,7 +247,7 @@ describe("CarbonAgUiAdapter turns: a frontend-tool round", () => {
 
   it("a resume's own frontend-tool follow-up stops with the stop button too", async () => {
     const tool = gatedHandler();
-    const harness = onVirtualClock(["s-i|", calls, followUp], locate(tool.handler));
+    const harness = onVirtualClock(["s-i|", calls, followUp], EVENTS, locate(tool.handler));
     await Promise.all([harness.send("Find me"), harness.advanceTo(4)]);
     const resumed = harness.adapter.respondToInterrupt({ type: "approve" }, harness.carbon); // the resume runs 4–11
     await harness.advanceTo(12);

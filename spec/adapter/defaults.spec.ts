@@ -1,3 +1,4 @@
+import { NEVER } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter } from "../../src/adapter";
 import type { ToolServerApprovals } from "../../src/adapter/approvals";
@@ -32,11 +33,11 @@ describe("the adapter's onWarning and onError: decided once, every report in one
 
   it("resolves both defaults in resolveOptions: what the pipeline gets is what the adapter itself uses", () => {
     const resolved = resolveOptions({ run: () => [] });
-    const pipeline = resolved.pipeline({ stop: [], renderCost: [], describeError: () => undefined });
+    const pipeline = resolved.pipeline({ stop: NEVER, renderCost: NEVER, describeError: () => undefined });
     expect(resolved.onWarning).toEqual(expect.any(Function));
     expect(pipeline.onWarning).toBe(resolved.onWarning);
     const mine = (_warning: CarbonAgUiError) => undefined;
-    expect(resolveOptions({ run: () => [], onWarning: mine }).pipeline({ stop: [], renderCost: [], describeError: () => undefined }).onWarning).toBe(mine);
+    expect(resolveOptions({ run: () => [], onWarning: mine }).pipeline({ stop: NEVER, renderCost: NEVER, describeError: () => undefined }).onWarning).toBe(mine);
   });
 
   it("sends the adapter's own warnings (its tool server down) where the pipeline's go: the console when onWarning is unset", async () => {

@@ -3,13 +3,13 @@ import { EMPTY, NEVER, of, throwError } from "rxjs";
 import { CancellationReason } from "../../src/carbon";
 import { Conversation } from "../../src/conversation";
 import { AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../../src/errors";
-import { ErrorPolicy } from "../../src/adapter/errorPolicy";
+import { ErrorPolicy } from "../../src/adapter/turns/errorPolicy";
 import { resolveOptions } from "../../src/adapter/options";
-import { decisionTarget } from "../../src/adapter/resume";
+import { decisionTarget } from "../../src/adapter/turns/resume";
 import { cancellation, userMessageInput } from "../../src/adapter/runInput";
-import { outcomeOf } from "../../src/adapter/turnOutcome";
-import { TurnQueue } from "../../src/adapter/turnQueue";
-import { RUN_BEGAN } from "../../src/operators/runs/splitRuns";
+import { outcomeOf } from "../../src/adapter/turns/outcome";
+import { TurnQueue } from "../../src/adapter/turns/turnQueue";
+import { RUN_BEGAN } from "../../src/adapter/turns/deliverRun";
 import { CarbonRecorder } from "../../src/testing";
 
 describe("the adapter's parts, each on its own", () => {
@@ -40,10 +40,18 @@ describe("the adapter's parts, each on its own", () => {
     });
 
     it("rejects every failure with rejectOnError", async () => {
-      const policy = new ErrorPolicy(() => "Shown.", undefined, true);
+      const policy = new ErrorPolicy(() => "Shown.", () => undefined, true);
       const error = new AgUiRunError("boom");
       policy.describeError(error);
       await expect(policy.settle(Promise.reject(error), "unshown")).rejects.toBe(error);
+    });
+
+    it("resolves a turn nobody waits on (the adapter's own), telling onError of its failure", async () => {
+      const told: CarbonAgUiError[] = [];
+      const policy = new ErrorPolicy(() => undefined, (error) => told.push(error), true);
+      const error = new AgUiRunError("a rejoined run failed");
+      await expect(policy.settle(Promise.resolve({ how: "failed", began: true, error }), "never")).resolves.toBeUndefined();
+      expect(told).toEqual([error]);
     });
   });
 
@@ -93,9 +101,9 @@ describe("the adapter's parts, each on its own", () => {
       const conversation = new Conversation({ threadId: "t", messages: [call], state: { n: 1 } });
       conversation.addPendingInterrupts([{ id: "i1", reason: "approval", toolCallId: "t1" }]);
       const { runFields } = resolveOptions({ run: () => EMPTY, forwardedProps: { tenant: "x" } });
-      expect(cancellation(conversation, runFields)?.input).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: "t", state: { n: 1 }, forwardedProps: { tenant: "x" } });
+      expect(cancellation(conversation, runFields).run?.input).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: "t", state: { n: 1 }, forwardedProps: { tenant: "x" } });
       expect(conversation.pendingInterrupts).toEqual([]);
-      expect(cancellation(conversation, runFields)).toBeUndefined();
+      expect(cancellation(conversation, runFields)).toEqual({ answered: [] });
       const input = userMessageInput(conversation, { id: "u1", content: "No, something else" }, runFields);
       expect(input.messages.map((message) => [message.id, message.role])).toEqual([["a1", "assistant"], ["t1-decision", "tool"], ["u1", "user"]]);
       expect(input.resume).toBeUndefined();
@@ -110,7 +118,7 @@ describe("the adapter's parts, each on its own", () => {
       const { runFields } = resolveOptions({ run: () => EMPTY });
       const taken = cancellation(conversation, runFields);
       expect(conversation.messages.map((message) => message.id)).toContain("t1-decision");
-      taken?.putBack();
+      taken.run?.putBack();
       expect(conversation.messages).toEqual([call, kept]);
       expect(conversation.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.decision?.type])).toEqual([["i1", undefined], ["i2", "approve"]]);
     });

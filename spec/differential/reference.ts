@@ -112,6 +112,8 @@ export async function runOurs(events: readonly BaseEvent[], options: Partial<Car
       () => (resolved = true),
       (thrown: unknown) => (error = thrown),
     );
+  // A later run of the stream is a turn of its own, played after the message's: the stream is over once every turn is.
+  await adapter.whenIdle();
   // A failure the chat showed resolves the send and goes to onError: not a completed turn either.
   return { runs, end: ourView(adapter), carbon, completed: resolved && error === undefined, error };
 }

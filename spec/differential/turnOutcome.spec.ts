@@ -146,7 +146,8 @@ async function play(spec: Scenario): Promise<Played> {
         if (ending.how !== "button") controller.abort(CancellationReason.STOP_STREAMING);
       }
     }
-    const ended = await endsInTime(settled);
+    // The later runs of its stream are turns of their own, played after it: the turn's doings are over once they are.
+    const ended = await endsInTime(settled.then(() => adapter.whenIdle()));
     record.responses = carbon.chunks.slice(chunksBefore).flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response] : []));
     record.errors = errors.slice(errorsBefore);
     record.historyAfter = structuredClone([...adapter.messages]) as Message[];
@@ -161,7 +162,7 @@ async function play(spec: Scenario): Promise<Played> {
   const probeFinished = { type: "RUN_FINISHED", threadId: THREAD, runId: "probe" } as BaseEvent;
   serve = (input) => (input.resume ? { role: "cancel", ...cancellationScript("finish", "probe-") } : { role: "probe", script: { events: [probeStarted, probeFinished], then: { kind: "complete" } }, expected: { kind: "finished" } });
   const probe = adapter.sendMessage({ id: "u-next", input: { text: "Next?" }, history: {} } as never, { signal: new AbortController().signal, silent: false } as never, carbon);
-  const probeEnded = await endsInTime(probe);
+  const probeEnded = await endsInTime(probe.then(() => adapter.whenIdle()));
   const probeErrors = errors.slice(probeErrorsBefore);
   if (!probeEnded) return { turns, inputs, restored: new Map(), waitingForFinal: carbon.waitingForFinal, probeErrors, stuck: `the last message never ended (waited ${TURN_TIMEOUT_MS} ms)` };
 

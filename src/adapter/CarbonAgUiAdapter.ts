@@ -1,23 +1,25 @@
-import { EMPTY, filter, skip, Subscription, type Observable } from "rxjs";
+import { EMPTY, skip, Subscription, type Observable } from "rxjs";
 import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiInterruptError, asCarbonAgUiError, CarbonAgUiError } from "../errors";
-import { ApprovalRuns, type ApprovalRunStep } from "./approvals";
-import { approvalIdOf, isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
-import type { Turn } from "../internal/turn";
+import { AgUiInterruptError, CarbonAgUiError } from "../errors";
+import type { ApprovalRuns, ApprovalRunStep } from "./approvals";
+import { isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
 import { CarbonEvents } from "./carbonEvents";
-import { ErrorPolicy } from "./errorPolicy";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
-import { continueAfterElsewhere, decisionTarget, resume } from "./resume";
-import { playMessage } from "./message";
+import { decisionTarget } from "./turns/resume";
 import { decide } from "./turnEdges";
 import { CurrentConversation } from "./currentConversation";
-import { TurnQueue } from "./turnQueue";
 import { randomId } from "../internal/ids";
 import { chatPersistenceOf, type ChatPersistence, type CarbonFeedbackEvent, type RunningRun } from "./chatPersistence";
-import type { TurnOutcome } from "./turnOutcome";
-import { playRejoined } from "./rejoin";
 import type { ThreadSummary } from "../persistence/store";
+import { followDecisionsElsewhere } from "./decidedElsewhere";
+import { ErrorPolicy } from "./turns/errorPolicy";
+import { followOnTurn } from "./turns/followOn";
+import { messageTurn, type TurnDelivery } from "./turns/message";
+import { rejoinTurn } from "./turns/rejoin";
+import { resumeTurn } from "./turns/resume";
+import { StreamTails } from "./turns/streamTails";
+import { Turns } from "./turns/turnPath";
 
 export interface RespondOptions {
   /** Aborting it stops the resume, like Carbon's stop button (which stops it too). */
@@ -29,19 +31,23 @@ export interface RespondOptions {
  * Carbon's `messaging.customSendMessage`: each user message runs the agent
  * with the whole conversation and streams its answer into the chat.
  *
- * Every run belongs to a turn (a user message, or the decisions a resume
- * carries, with the frontend-tool rounds that follow): turns take their turn
- * one after another, and each ends early on one signal that Carbon's stop
- * button, its restart and `reset()` all reach. See docs/hitl.md.
+ * Every run belongs to a turn (a user message, the decisions a resume
+ * carries, a run rejoined or begun by the agent itself, with the
+ * frontend-tool rounds that follow): turns take their turn one after
+ * another on one path (`Turns`), and each ends early on one signal that
+ * Carbon's stop button, its restart and `reset()` all reach. See
+ * docs/hitl.md.
  */
 export class CarbonAgUiAdapter extends CurrentConversation {
   private readonly options: ResolvedOptions;
   /** The Carbon instance of the latest message, where a resume streams when none is given. */
   private lastInstance: CarbonChatInstance | undefined;
-  private readonly turns = new TurnQueue();
-  private readonly errors: ErrorPolicy;
+  private readonly turns: Turns;
+  /** The later runs of streams whose turns are over, each a turn of its own. */
+  private readonly tails: StreamTails;
+  private readonly delivery: TurnDelivery;
   private readonly carbonEvents: CarbonEvents;
-  /** With `persistence`: the store's threads (docs/persistence.md). */
+  /** With `persistence` or `threads`: the threads, and the transcript each turn records (docs/persistence.md). */
   private readonly persisted: ChatPersistence | undefined;
   /** What the adapter holds on to until `dispose()`. */
   private readonly held = new Subscription();
@@ -52,9 +58,10 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   constructor(options: CarbonAgUiAdapterOptions) {
     const resolved = resolveOptions(options);
     super(resolved);
-    const host = { current: () => this.conversation, adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})), newConversation: (id: string) => this.newConversation({ threadId: id }) };
     this.persisted = chatPersistenceOf(options.persistence, resolved, {
-      ...host,
+      current: () => this.conversation,
+      adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})),
+      newConversation: (id: string) => this.newConversation({ threadId: id }),
       busy: () => this.turns.busy,
       stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING),
       clear: (instance) => this.carbonEvents.clear(instance),
@@ -62,30 +69,25 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     });
     const persisted = this.persisted;
     this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
-    this.carbonEvents = new CarbonEvents({ stop: () => this.turns.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
-    const { describe, onError, rejectOnError, onStateChange } = this.options;
-    this.errors = new ErrorPolicy(describe, onError, rejectOnError);
+    this.carbonEvents = new CarbonEvents({ stop: () => this.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
+    const { describe, onError, rejectOnError, onStateChange, toolClient } = this.options;
+    const errors = new ErrorPolicy(describe, onError, rejectOnError);
+    this.turns = new Turns({ errors, record: persisted, current: () => this.conversation, restarted: (conversation) => conversation === this.conversation && this.reset() });
+    this.tails = new StreamTails((run, origin, requestId, stop) => this.turns.play(followOnTurn(run, origin, requestId, stop, this.delivery)));
+    this.delivery = { options: this.options, describeError: errors.describeError, follow: this.tails.follow, closeStreams: () => this.tails.close() };
     // Lives as long as the adapter: the conversations are its own.
     if (onStateChange) this.held.add(this.state$.pipe(skip(1)).subscribe(onStateChange));
-    const { toolClient } = this.options;
     if (toolClient) {
-      this.approvalRuns = new ApprovalRuns(toolClient, this.conversations, {
-        report: (error) => this.options.onWarning(asCarbonAgUiError(error)),
-        // An answer from here on its way (its resume queued or playing) finds it decided itself (409): nothing runs twice.
-        mayTake: (conversation, entry) => !(entry.decision && !conversation.pendingInterrupts.some((other) => !other.decision) && this.turns.busy),
-        // Decided by another reviewer or tab: the card says so (a saved thread too).
-        settled: (conversation, answered) => {
-          this.persisted?.noteAnswers(conversation, [answered]);
-          void this.persisted?.save(conversation);
-        },
-        // Its outcome known: the agent goes on in a run that carries it, as after a card answered here, in the latest Carbon instance.
-        learned: (conversation, resultIds) => {
-          const instance = this.lastInstance;
-          if (this.disposed || !instance || conversation !== this.conversation || conversation.pendingInterrupts.some((entry) => !entry.decision)) return void this.persisted?.save(conversation);
-          this.playOwn(instance, (turn) => continueAfterElsewhere(turn, this.options, this.errors.describeError, resultIds));
-        },
+      const runs = followDecisionsElsewhere(toolClient, this.conversations, {
+        turns: this.turns,
+        record: persisted,
+        delivery: this.delivery,
+        current: () => this.conversation,
+        instance: () => (this.disposed ? undefined : this.lastInstance),
+        onWarning: this.options.onWarning,
       });
-      this.held.add(() => this.approvalRuns?.dispose());
+      this.approvalRuns = runs;
+      this.held.add(() => runs.dispose());
     }
   }
 
@@ -104,6 +106,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.tails.cut();
     this.turns.endAll(CancellationReason.STOP_STREAMING);
     this.carbonEvents.unfollowAll();
     this.persisted?.dispose();
@@ -123,6 +126,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
 
   private adopt(conversation: Conversation): void {
     this.conversations.next(conversation);
+    this.tails.cut();
     this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
   }
 
@@ -144,13 +148,18 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const requestId = [...conversation.messages].reverse().find((message) => message.role === "user")?.id;
     // Carbon shows what `loadHistory` returned once its promise has settled: the answer goes after it.
     const shown = new Promise<void>((resolve) => this.options.scheduler.schedule(resolve));
-    this.playOwn(instance, (turn) => shown.then(() => playRejoined(turn, run, requestId, this.options, this.errors.describeError)));
+    void this.turns.play(rejoinTurn(run, requestId, instance, shown, this.delivery));
   }
 
-  /** A turn the adapter starts itself (no message, no answer of the person's), after what is queued; its failure goes to `onError` alone. */
-  private playOwn(instance: CarbonChatInstance, work: (turn: Turn) => Promise<TurnOutcome>): void {
-    const turn = this.beginTurn(instance, []);
-    this.errors.settle(this.saved(turn, this.turns.play(turn, () => work(turn))), "unshown").catch(() => undefined);
+  /** Carbon's stop button: the turn playing ends, and so does what its stream still brings. */
+  private stopPlaying(): void {
+    this.tails.stop(CancellationReason.STOP_STREAMING);
+    this.turns.stopPlaying();
+  }
+
+  /** Resolves once no turn plays or waits: every message answered, every run the agent began on its own shown. */
+  whenIdle(): Promise<void> {
+    return this.turns.idle();
   }
 
   /** How many earlier turns of a restored thread its chat does not show yet; `showEarlierHistory` inserts them. */
@@ -215,15 +224,10 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     this.carbonEvents.follow(instance);
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
-    const turn = this.beginTurn(instance, [signal]);
+    // The person goes on: the streams of earlier turns start no further run.
+    this.tails.close();
     const message = { id: request.id ?? randomId(), content: request.input.text ?? "" };
-    const play = () => {
-      this.options.toolSchemas?.load();
-      const cancelled = turn.conversation.pendingInterrupts.filter((entry) => approvalIdOf(entry.interrupt) === undefined).map((entry) => entry.interrupt.id);
-      if (!turn.ended) this.persisted?.noteRequest(turn.conversation, message.id, message.content, cancelled);
-      return playMessage(turn, message, request.id, this.options, this.errors.describeError);
-    };
-    return this.errors.settle(this.saved(turn, this.turns.play(turn, play)), "unshown");
+    return this.turns.play(messageTurn(message, request.id, instance, signal, this.delivery));
   };
 
   /**
@@ -249,14 +253,10 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const othersUndecided = conversation.pendingInterrupts.some((entry) => !entry.decision && entry.interrupt.id !== target.interrupt.id);
     if (!othersUndecided && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", target.interrupt.id);
     decide(conversation, target.interrupt.id, decision);
-    void this.persisted?.save(conversation);
+    this.persisted?.save(conversation);
     if (othersUndecided || !instance) return;
     this.carbonEvents.follow(instance);
-    const turn = this.beginTurn(instance, [options.signal]);
-    const answering = conversation.pendingInterrupts;
-    // The decisions the agent took (a resume that failed before its first event put them back) are how the cards were answered.
-    const noteTaken = () => this.persisted?.noteAnswers(conversation, answering.filter((entry) => !conversation.pendingInterrupts.some((still) => still.interrupt.id === entry.interrupt.id)));
-    await this.errors.settle(this.saved(turn, this.turns.play(turn, () => resume(turn, this.options, this.errors.describeError).finally(noteTaken))), "always");
+    await this.turns.play(resumeTurn(instance, options.signal, this.delivery));
   }
 
   /**
@@ -269,21 +269,6 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const waiting = this.conversation.pendingInterrupts.find((entry) => isClientToolInterrupt(entry.interrupt) && entry.interrupt.toolCallId === toolCallId);
     if (!waiting) return Promise.reject(new AgUiInterruptError(`No call '${toolCallId}' of a tool without a handler waits for an answer`));
     return this.respondToInterrupt({ type: "answer", result }, instance, options, waiting.interrupt.id);
-  }
-
-  /** `played`, after which the turn's conversation is saved (with `persistence`), whatever came of it. */
-  private saved<T>(turn: Turn, played: Promise<T>): Promise<T> {
-    return this.persisted ? played.finally(() => void this.persisted?.save(turn.conversation)) : played;
-  }
-
-  /** A turn on the current conversation, ending with any of `signals`; a restart among them resets the conversation. */
-  private beginTurn(instance: CarbonChatInstance, signals: readonly (AbortSignal | undefined)[]): Turn {
-    const turn = this.turns.begin(this.conversation, instance, signals);
-    turn.ended$.pipe(filter((reason) => reason === CancellationReason.CONVERSATION_RESTARTED)).subscribe(() => {
-      // Once per restart: a reset that came first already replaced the turn's conversation.
-      if (this.conversation === turn.conversation) this.reset();
-    });
-    return turn;
   }
 }
 

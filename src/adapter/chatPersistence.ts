@@ -6,7 +6,6 @@ import type { AgentThreads } from "../threads/agentThreads";
 import { loadThread, type LoadedForChat, type RunningRun } from "./loadThread";
 import { memoryStore } from "../persistence/memoryStore";
 import { settleDecidedElsewhere } from "./approvals";
-import type { PendingInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { historyItemsOf, notRestoredNotice, splitAtTurns, type CarbonHistoryItem } from "../persistence/restore";
@@ -14,6 +13,8 @@ import type { ThreadSummary } from "../persistence/store";
 import { ThreadStore, type PersistenceOptions } from "../persistence/threadStore";
 import type { TranscriptEntry } from "../persistence/transcript";
 import type { ResolvedOptions } from "./options";
+import type { CardFate } from "./turns/outcome";
+import type { TurnRecord } from "./turns/turnPath";
 
 /** What the adapter lends its persisted threads: its current conversation, and the way to replace it. */
 export interface ThreadHost {
@@ -60,7 +61,7 @@ export function chatPersistenceOf(persistence: PersistenceOptions | undefined, o
   return chosen && new ChatPersistence(chosen, options.threads, host, options);
 }
 
-export class ChatPersistence {
+export class ChatPersistence implements TurnRecord {
   private readonly threads: ThreadStore;
   /** What a restored conversation's chat does not show yet. */
   private readonly unshown = new WeakMap<Conversation, TranscriptEntry[]>();
@@ -104,17 +105,15 @@ export class ChatPersistence {
     return { responseId: randomId(), record: (chunk) => log.addChunk(chunk, time, requestId) };
   }
 
-  /** A message's turn begins: its text, and the interrupts it cancels. */
-  noteRequest(conversation: Conversation, messageId: string, text: string, cancelled: readonly string[]): void {
-    const log = this.threads.logOf(conversation);
-    for (const interruptId of cancelled) log.addDecision(interruptId, "cancelled", this.threads.now());
-    log.addRequest(messageId, text, this.threads.now());
+  /** A message's turn begins: its text. */
+  request(conversation: Conversation, { id, text }: { id: string; text: string }): void {
+    this.threads.logOf(conversation).addRequest(id, text, this.threads.now());
   }
 
-  /** The decisions a resume carried went to the agent. */
-  noteAnswers(conversation: Conversation, answered: readonly PendingInterrupt[]): void {
+  /** The cards whose answers became final, as their turn's outcome (or the tool server) says. */
+  fates(conversation: Conversation, fates: readonly CardFate[]): void {
     const log = this.threads.logOf(conversation);
-    for (const { interrupt, decision } of answered) log.addDecision(interrupt.id, decision?.type ?? "reject", this.threads.now());
+    for (const { interruptId, answer } of fates) log.addDecision(interruptId, answer, this.threads.now());
   }
 
   save(conversation: Conversation): Promise<void> {
@@ -144,7 +143,10 @@ export class ChatPersistence {
     if (typeof loaded !== "object" || !("conversation" in loaded)) return loaded;
     const client = this.options.toolClient;
     const elsewhere = client ? await settleDecidedElsewhere(client, loaded.conversation, (error) => this.options.onWarning(asCarbonAgUiError(error))) : [];
-    this.noteAnswers(loaded.conversation, elsewhere);
+    this.fates(
+      loaded.conversation,
+      elsewhere.map(({ interrupt, decision }) => ({ interruptId: interrupt.id, answer: decision?.type ?? "reject" })),
+    );
     if (elsewhere.length > 0) void this.threads.save(loaded.conversation);
     return loaded;
   }

@@ -19,11 +19,18 @@ export function runInput(conversation: Conversation, fields: ResolvedOptions["ru
   };
 }
 
-/** The interrupts a message sent instead cancels: the run that tells the agent, and how to put them back when the agent never took it. */
+/** What a message sent instead of answering does to the interrupts still pending. */
 export interface Cancellation {
-  input: RunAgentInput;
-  /** The interrupts pending again, as they were, and their calls without the cancelled results. */
-  putBack(): void;
+  /** The cards it answers as cancelled for good: calls of tools the person answers, whose results go with the message. */
+  answered: readonly string[];
+  /** The run that tells the agent its own interrupts are cancelled, when it has any. */
+  run?: {
+    input: RunAgentInput;
+    /** The interrupts it cancels. */
+    interrupts: readonly string[];
+    /** The interrupts pending again, as they were, and their calls without the cancelled results: the agent never took the run. */
+    putBack(): void;
+  };
 }
 
 /**
@@ -35,24 +42,30 @@ export interface Cancellation {
  * their own, a resume with no messages, before the message's: LangGraph and
  * Mastra take a run that carries a resume as the resume only, and would drop
  * a message sent with it. Calls of tools the person answers need no run:
- * their results go with the message. Undefined when no run is needed.
+ * their results go with the message. A tool server's approval stays
+ * pending, for its reviewer.
  */
-export function cancellation(conversation: Conversation, fields: ResolvedOptions["runFields"]): Cancellation | undefined {
+export function cancellation(conversation: Conversation, fields: ResolvedOptions["runFields"]): Cancellation {
   const all = takePending(conversation);
   // A tool server's approval is no question to the agent: it stays for its reviewer, answerable after the message too.
   const waitingForReviewer = all.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
   if (waitingForReviewer.length > 0) withdrawDecisions(conversation, waitingForReviewer, []);
   const taken = all.filter(({ interrupt }) => approvalIdOf(interrupt) === undefined);
-  if (taken.length === 0) return undefined;
   const cancelled = taken.map(({ interrupt }) => ({ interrupt, decision: { type: "reject" as const } }));
   const [asked, agents] = [cancelled.filter(({ interrupt }) => isClientToolInterrupt(interrupt)), cancelled.filter(({ interrupt }) => !isClientToolInterrupt(interrupt))];
   // The person's tool calls are answered as cancelled for good: their results go with the message.
   recordDecisionResults(conversation, asked);
-  if (agents.length === 0) return undefined;
+  const answered = asked.map(({ interrupt }) => interrupt.id);
+  if (agents.length === 0) return { answered };
   const results = recordDecisionResults(conversation, agents);
   return {
-    input: runInput(conversation, fields, [], agents.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision))),
-    putBack: () => withdrawDecisions(conversation, taken.filter(({ interrupt }) => !isClientToolInterrupt(interrupt)), results),
+    answered,
+    run: {
+      input: runInput(conversation, fields, [], agents.map(({ interrupt, decision }) => toResumeEntry(interrupt.id, decision))),
+      interrupts: agents.map(({ interrupt }) => interrupt.id),
+      // As they were: with the decisions they held.
+      putBack: () => withdrawDecisions(conversation, taken.filter(({ interrupt }) => !isClientToolInterrupt(interrupt)), results),
+    },
   };
 }
 

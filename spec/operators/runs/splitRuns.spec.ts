@@ -1,84 +1,92 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { asyncScheduler, filter, map, NEVER, pipe, takeWhile, type OperatorFunction } from "rxjs";
-import { eachRun, NEXT_RUN_GRACE_MS, RUN_BEGAN } from "../../../src/operators/runs/splitRuns";
+import { concatMap, map, mergeMap, NEVER, of, type Observable } from "rxjs";
+import { splitRuns, type StreamRun } from "../../../src/operators/runs/splitRuns";
 import { ev } from "../../support/builders";
 import { producedBeforeUnsubscribe, testScheduler } from "../../support/marbles";
 
-const events: Record<string, BaseEvent> = { s: ev.runStarted(), t: ev.text("m1", "x"), f: ev.runFinished(), e: ev.runError("boom") };
-const letter: Record<string, string> = { [EventType.RUN_STARTED]: "s", [EventType.TEXT_MESSAGE_CONTENT]: "t", [EventType.RUN_FINISHED]: "f", [EventType.RUN_ERROR]: "e" };
-/** A turn as the adapter's pipeline ends one: done at its run's RUN_FINISHED (or RUN_ERROR). */
-const turn = (): OperatorFunction<BaseEvent, string> => (run) =>
-  run.pipe(
-    takeWhile((event) => event.type !== EventType.RUN_FINISHED && event.type !== EventType.RUN_ERROR, true),
-    map((event) => letter[event.type]!),
-  );
-const same = { s: "s", t: "t", f: "f", e: "e" };
-/** eachRun without its RUN_BEGAN, for the specs about the runs. */
-const runs = <R>(stop: Parameters<typeof eachRun>[0], scheduler: Parameters<typeof eachRun>[1], pipeline: () => OperatorFunction<BaseEvent, R>) =>
-  pipe(eachRun(stop, scheduler, pipeline), filter((value): value is R => value !== RUN_BEGAN));
+const events: Record<string, BaseEvent> = { s: ev.runStarted(), t: ev.text("m1", "x"), f: ev.runFinished(), e: ev.runError("boom"), x: ev.stateSnapshot({}) };
+const letter: Record<string, string> = {
+  [EventType.RUN_STARTED]: "s",
+  [EventType.TEXT_MESSAGE_CONTENT]: "t",
+  [EventType.RUN_FINISHED]: "f",
+  [EventType.RUN_ERROR]: "e",
+  [EventType.STATE_SNAPSHOT]: "x",
+};
+const same = { s: "s", t: "t", f: "f", e: "e", x: "x" };
+/** Each run's events as letters, the runs played one after another as the adapter plays them. */
+const played = (runs: Observable<StreamRun>) => runs.pipe(concatMap((run) => run.events.pipe(map((event) => letter[event.type]!))));
 
-describe("eachRun (splitRuns)", () => {
-  it("runs the pipeline on each run of the stream in turn, each a subscription of its own", () => {
-    let pipelines = 0;
+describe("splitRuns", () => {
+  it("emits each run as it begins, its events completing at its RUN_FINISHED", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-s-t-f-s-t-f-|", events);
-      const result = source.pipe(runs(NEVER, asyncScheduler, () => (pipelines++, turn())));
-      expectObservable(result).toBe("-s-t-f-s-t-f-|", same);
-      expectSubscriptions(source.subscriptions).toBe("^------------!");
+      const source = cold("-s-t-f-s-f-|", events);
+      const runs = source.pipe(splitRuns());
+      expectObservable(runs.pipe(map((run) => letter[run.first!.type]!))).toBe("-s-----s---|", same);
+      expectObservable(runs.pipe(mergeMap((run) => run.events.pipe(map((event) => letter[event.type]!))))).toBe("-s-t-f-s-f-|", same);
+      expectSubscriptions(source.subscriptions).toBe(["^----------!", "^----------!"]);
     });
-    expect(pipelines).toBe(2);
   });
 
-  it("lets a stream that stays open after RUN_FINISHED go once no run starts within the grace time", () => {
-    expect(NEXT_RUN_GRACE_MS).toBe(1000);
+  it("keeps a run that starts 1.5 s after the one before ended, as long as the stream stays open: no clock decides", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-s-f 1500ms s-t-f 10s |", events);
+      expectObservable(played(source.pipe(splitRuns()))).toBe("-s-f 1500ms s-t-f 10s |", same);
+    });
+  });
+
+  it("stays open after a run's end while the stream does: the result completes with the source", () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold("-s-f-", events);
-      expectObservable(source.pipe(runs(NEVER, asyncScheduler, turn))).toBe("-s-f 999ms |", same);
-      expectSubscriptions(source.subscriptions).toBe("^-- 1000ms !");
+      expectObservable(played(source.pipe(splitRuns()))).toBe("-s-f-", same);
+      expectSubscriptions(source.subscriptions).toBe("^");
     });
   });
 
-  it("on stop, starts no further run and lets the source go", () => {
-    testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
-      const source = cold("-s-f-s-t-f-|", events);
-      const stop = hot("----x");
-      expectObservable(source.pipe(runs(stop, asyncScheduler, turn))).toBe("-s-f|", same);
-      expectSubscriptions(source.subscriptions).toBe("^---!");
-    });
-  });
-
-  it("passes a source error to the run under way", () => {
+  it("drops what comes after a run's end that starts no run (it belongs to the run that ended)", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-s-t-#", events).pipe(runs(NEVER, asyncScheduler, turn))).toBe("-s-t-#", same);
+      expectObservable(played(cold("-s-e-x-x-s-f-|", events).pipe(splitRuns()))).toBe("-s-e-----s-f-|", same);
     });
   });
 
-  it("ends with the pipeline's error, letting the source go (a RUN_ERROR fails the turn)", () => {
-    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold("-s-e-s-f-|", events);
-      const failing = (): OperatorFunction<BaseEvent, string> => (run) =>
-        run.pipe(
-          map((event) => {
-            if (event.type === EventType.RUN_ERROR) throw new Error("boom");
-            return letter[event.type]!;
-          }),
-        );
-      expectObservable(source.pipe(runs(NEVER, asyncScheduler, failing))).toBe("-s-#", same, new Error("boom"));
-      expectSubscriptions(source.subscriptions).toBe("^--!");
-    });
-  });
-
-  it("completes with an empty source, and stops a synchronous source when unsubscribed", () => {
+  it("ends a run that the stream cuts short with the stream, and passes a source error to the run under way", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold<BaseEvent>("|").pipe(runs(NEVER, asyncScheduler, turn))).toBe("|");
+      expectObservable(played(cold("-s-t-|", events).pipe(splitRuns()))).toBe("-s-t-|", same);
+      expectObservable(played(cold("-s-t-#", events).pipe(splitRuns()))).toBe("-s-t-#", same);
     });
-    expect(producedBeforeUnsubscribe(() => ev.text("m1", "x"), runs(NEVER, asyncScheduler, turn), 2)).toEqual([0, 1]);
   });
 
-  it("announces the stream's first event with RUN_BEGAN, before the first run, and not an error that came first", () => {
+  it("gives an error that came before any event a run of its own, whose events fail at once", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      expectObservable(cold("-s---f---|", events).pipe(eachRun(NEVER, asyncScheduler, turn))).toBe("-(bs)f---|", { ...same, b: RUN_BEGAN });
-      expectObservable(cold("-#", events).pipe(eachRun(NEVER, asyncScheduler, turn))).toBe("-#");
+      expectObservable(cold<BaseEvent>("-#").pipe(splitRuns(), map((run) => run.first?.type ?? "none"))).toBe("-(r|)", { r: "none" });
+      expectObservable(played(cold<BaseEvent>("-#").pipe(splitRuns()))).toBe("-#");
+    });
+  });
+
+  it("holds a run's events until it is subscribed, then passes them on as they come", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const late = cold("-s-t-f------|", events).pipe(
+        splitRuns(),
+        // The run is taken 5 frames after it began: what came before is handed over at once.
+        concatMap((run) => of(run).pipe(concatMap(() => cold("-----r|", { r: run })))),
+        concatMap((run) => run.events.pipe(map((event) => letter[event.type]!))),
+      );
+      expectObservable(late).toBe("------(stf)-|", same);
+    });
+  });
+
+  describe("the operator contract", () => {
+    it("completes with an empty source, stays silent with a never one, and unsubscribes the source when unsubscribed early", () => {
+      testScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+        expectObservable(cold<BaseEvent>("|").pipe(splitRuns())).toBe("|");
+        expectObservable(NEVER.pipe(splitRuns())).toBe("-");
+        const source = hot("-s-t-f-s-|", events);
+        expectObservable(played(source.pipe(splitRuns())), "^--!").toBe("-s-", same);
+        expectSubscriptions(source.subscriptions).toBe("^--!");
+      });
+    });
+
+    it("stops a synchronous source when unsubscribed", () => {
+      expect(producedBeforeUnsubscribe((index) => (index % 2 === 0 ? ev.runStarted() : ev.runFinished()), splitRuns(), 2)).toEqual([0, 1, 2]);
     });
   });
 });

@@ -1,41 +1,42 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { catchError, concatMap, EMPTY, ignoreElements, Observable, takeUntil, tap, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscriber, type Subscription } from "rxjs";
+import { catchError, EMPTY, ignoreElements, Observable, tap, type OperatorFunction, type Subscriber } from "rxjs";
+
+/** One run of a stream: its first event, and its events from there, held until its one subscriber comes. */
+export interface StreamRun {
+  /** The run's first event: its RUN_STARTED, as a rule (with the input it echoes); none for a stream that failed before any event. */
+  readonly first: BaseEvent | undefined;
+  readonly events: Observable<BaseEvent>;
+}
 
 /**
- * Splits one event stream into its runs: a RUN_STARTED that follows a run's
- * RUN_FINISHED or RUN_ERROR begins the next run (AG-UI 1.0 lets one stream
- * carry several). Each run is an Observable emitted as it begins; its events
- * wait for it to be subscribed (as `concatMap` does once the run before is
- * done), then flow straight through. A run's subscriber may leave early (its
- * turn ended at RUN_FINISHED): the source goes on for the next run, and is
- * unsubscribed only with the result. The source's completion or error ends
- * the current run the same way.
+ * Splits one event stream into its runs (AG-UI 1.0 lets one stream carry
+ * several), by the protocol's own signals and nothing else: a run ends at
+ * its RUN_FINISHED or RUN_ERROR, where its events complete, and the next
+ * begins at the RUN_STARTED after it. No clock decides anything: the result
+ * completes when the source does, however long the wait between two runs.
  *
- * A stream that stays open after a run's end without starting another (a
- * server that does not close it) would keep the turn going forever: when no
- * RUN_STARTED and no end of stream follow a RUN_FINISHED within `graceMs` on
- * `scheduler`, the result completes and the source is let go. (After
- * RUN_ERROR the pipeline fails the turn, which lets the source go at once.)
- *
- * The stream's first event is announced with `RUN_BEGAN`, just before the
- * first run: whoever sent the run knows the agent has it.
+ * Each run is emitted as it begins; its events wait for it to be
+ * subscribed, then flow straight through. Events after a run's end that do
+ * not start a run (LangGraph sends a few after a RUN_ERROR) belong to the
+ * run that ended, and are dropped. A source error goes to the run under
+ * way (to a run of its own when none has begun), then ends the result; the
+ * source completing completes the run under way.
  *
  * ```
- * source: --s--f--s--f--|     s: RUN_STARTED; f: RUN_FINISHED
- * result: --(Ba)--b-----|     B: RUN_BEGAN; a: --s--f|   b: --s--f--|
+ * source: --s--t--f--x--s--f--|     s: RUN_STARTED; t: a text event; f: RUN_FINISHED; x: an event after f
+ * result: --a-----------b-----|     a: --s--t--f|   b: --s--f|
  * ```
  */
-export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFunction<BaseEvent, Observable<BaseEvent> | typeof RUN_BEGAN> {
+export function splitRuns(): OperatorFunction<BaseEvent, StreamRun> {
   return (source) =>
-    new Observable<Observable<BaseEvent> | typeof RUN_BEGAN>((out) => {
+    new Observable<StreamRun>((out) => {
       let current: RunWindow | undefined;
-      let runEnded = false;
-      let waitForNextRun: Subscription | undefined;
-      const begin = (byEvent: boolean) => {
-        if (!current && byEvent) out.next(RUN_BEGAN);
+      let ended = false;
+      const begin = (first: BaseEvent | undefined) => {
         current?.complete();
         current = new RunWindow();
-        out.next(current.events);
+        ended = false;
+        out.next({ first, events: current.events });
       };
       // Through rxjs's own operators into `out`, so the chain stays linked: unsubscribing the result
       // stops even a synchronous source at once. A source error goes to the run, then ends the result.
@@ -43,24 +44,16 @@ export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFu
         .pipe(
           tap({
             next(event) {
-              if (!current || (runEnded && event.type === EventType.RUN_STARTED)) {
-                waitForNextRun?.unsubscribe();
-                runEnded = false;
-                begin(true);
-              }
-              if (!runEnded && event.type === EventType.RUN_ERROR) runEnded = true;
-              if (!runEnded && event.type === EventType.RUN_FINISHED) {
-                runEnded = true;
-                waitForNextRun = scheduler.schedule(() => {
-                  current!.complete();
-                  out.complete();
-                }, graceMs);
-                out.add(waitForNextRun);
-              }
+              if (!current || (ended && event.type === EventType.RUN_STARTED)) begin(event);
+              if (ended) return;
               current!.next(event);
+              if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
+                ended = true;
+                current!.complete();
+              }
             },
             error(error: unknown) {
-              if (!current) begin(false);
+              if (!current) begin(undefined);
               current!.error(error);
             },
             complete() {
@@ -74,26 +67,11 @@ export function splitRuns(scheduler: SchedulerLike, graceMs: number): OperatorFu
     });
 }
 
-/** The stream's first event came (see `splitRuns`). */
-export const RUN_BEGAN = { kind: "run.began" } as const;
-
-/**
- * Runs `pipeline()` on each run of the stream, one after the other (see
- * `splitRuns`), after `RUN_BEGAN` once the first event came. When `stop`
- * emits, no further run starts and the source is unsubscribed; the run
- * under way stops through its own pipeline.
- */
-export function eachRun<R>(stop: ObservableInput<unknown>, scheduler: SchedulerLike, pipeline: () => OperatorFunction<BaseEvent, R>): OperatorFunction<BaseEvent, R | typeof RUN_BEGAN> {
-  return (source) => source.pipe(splitRuns(scheduler, NEXT_RUN_GRACE_MS), takeUntil(stop), concatMap((run) => (run instanceof Observable ? run.pipe(pipeline()) : [run])));
-}
-
-/** How long a stream still open after a run's end may take to start the next run before the turn lets it go. */
-export const NEXT_RUN_GRACE_MS = 1000;
-
 /** One run's events: held until its one subscriber comes, then passed on as they arrive. */
 class RunWindow {
   private held: ({ kind: "N"; event: BaseEvent } | { kind: "E"; error: unknown } | { kind: "C" })[] | undefined = [];
   private subscriber: Subscriber<BaseEvent> | undefined;
+  private done = false;
 
   readonly events = new Observable<BaseEvent>((subscriber) => {
     this.subscriber = subscriber;
@@ -113,11 +91,15 @@ class RunWindow {
   }
 
   error(error: unknown): void {
+    if (this.done) return;
+    this.done = true;
     if (this.held) this.held.push({ kind: "E", error });
     else this.subscriber?.error(error);
   }
 
   complete(): void {
+    if (this.done) return;
+    this.done = true;
     if (this.held) this.held.push({ kind: "C" });
     else this.subscriber?.complete();
   }

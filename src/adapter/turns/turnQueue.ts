@@ -1,6 +1,6 @@
-import { CancellationReason, type CarbonChatInstance } from "../carbon";
-import type { Conversation } from "../conversation";
-import { Turn } from "../internal/turn";
+import { CancellationReason, type CarbonChatInstance } from "../../carbon";
+import type { Conversation } from "../../conversation";
+import { Turn } from "./turn";
 
 /**
  * The turns of one adapter: they play one after another, so two never run

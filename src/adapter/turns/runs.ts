@@ -1,15 +1,15 @@
 import { EventType, type BaseEvent, type ToolCall } from "@ag-ui/core";
-import { defer, EMPTY, expand, from, ignoreElements, mergeMap, throwError, type Observable } from "rxjs";
-import type { Conversation } from "../conversation";
-import { AgUiFrontendToolError } from "../errors";
-import { isClientToolInterrupt } from "../hitl";
-import { randomId } from "../internal/ids";
-import { parseToolArguments } from "../internal/toolArguments";
-import type { Turn } from "../internal/turn";
-import { deliverRun, type RunRequest, type RunSignal } from "./deliverRun";
-import type { FrontendTool, ResolvedOptions } from "./options";
-import { runInput } from "./runInput";
-import { addToolResult } from "./turnEdges";
+import { defer, EMPTY, expand, from, ignoreElements, mergeMap, tap, throwError, type Observable } from "rxjs";
+import type { Conversation } from "../../conversation";
+import { AgUiFrontendToolError } from "../../errors";
+import { isClientToolInterrupt } from "../../hitl";
+import { randomId } from "../../internal/ids";
+import { parseToolArguments } from "../../internal/toolArguments";
+import type { Turn } from "./turn";
+import { deliverRun, type RunDelivery, type RunRequest, type RunSignal } from "./deliverRun";
+import type { FrontendTool } from "../options";
+import { runInput } from "../runInput";
+import { addToolResult } from "../turnEdges";
 
 /** A pending call of a frontend tool, with the handler that answers it. */
 interface HandledCall {
@@ -23,7 +23,9 @@ interface HandledCall {
  * tools, the tools' answers and the follow-up run, each its own Carbon
  * response. Emits each run's signals. Once the turn has ended no further
  * run starts, and a handler still running has its result kept in the
- * history (the call needs one) but starts nothing.
+ * history (the call needs one) but starts nothing. A follow-up run is a new
+ * run on the thread: no further run of an earlier stream starts after it
+ * (`closeStreams`).
  *
  * ```
  * runs:   --e1       e1: the first run ended waiting on a frontend tool; h: its handler; e2: the follow-up ended
@@ -31,9 +33,10 @@ interface HandledCall {
  * result: --e1---e2|
  * ```
  */
-export function turnRuns(turn: Turn, first: RunRequest, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Observable<RunSignal> {
+export function turnRuns(turn: Turn, first: RunRequest, delivery: RunDelivery & { closeStreams: () => void }): Observable<RunSignal> {
   const { conversation } = turn;
-  const play = (request: RunRequest) => deliverRun(turn, request, options, describeError);
+  const { options } = delivery;
+  const play = (request: RunRequest) => deliverRun(turn, request, delivery);
   return defer(() => {
     let rounds = 0;
     return play(first).pipe(
@@ -46,6 +49,7 @@ export function turnRuns(turn: Turn, first: RunRequest, options: ResolvedOptions
         return throwError(() => new AgUiFrontendToolError(`The agent asked for frontend tools more than ${options.maxFrontendToolRounds} times in one turn; stopped`));
       }
       return from(Promise.all(calls.map((call) => answerToolCall(conversation, call)))).pipe(
+        tap(() => delivery.closeStreams()),
         mergeMap((prelude) => play({ input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: prelude.flat() })),
       );
     }),

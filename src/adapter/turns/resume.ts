@@ -1,13 +1,14 @@
-import { CancellationReason } from "../carbon";
-import { AgUiEmptyRunError, AgUiInterruptError } from "../errors";
-import { approvalIdOf, isAnsweredByChat, isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../hitl";
-import type { Turn } from "../internal/turn";
-import { decideApprovals } from "./approvals";
-import { recordDecisionResults, settleToolResult, takePending, withdrawDecisions } from "./turnEdges";
-import type { ResolvedOptions } from "./options";
-import { callWithResult, turnRuns } from "./turnRuns";
-import { runInput } from "./runInput";
-import { outcomeOf, type TurnOutcome } from "./turnOutcome";
+import { CancellationReason, type CarbonChatInstance } from "../../carbon";
+import { AgUiEmptyRunError, AgUiInterruptError } from "../../errors";
+import { approvalIdOf, isAnsweredByChat, isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../../hitl";
+import { decideApprovals } from "../approvals";
+import { recordDecisionResults, settleToolResult, takePending, withdrawDecisions } from "../turnEdges";
+import { runInput } from "../runInput";
+import type { TurnDelivery } from "./message";
+import { outcomeOf, type CardFate, type TurnOutcome } from "./outcome";
+import { callWithResult, turnRuns } from "./runs";
+import type { Turn } from "./turn";
+import type { TurnPlan } from "./turnPath";
 
 /**
  * The interrupt a decision is for: the one named; else the oldest without a
@@ -48,8 +49,13 @@ export function decisionTarget(pending: readonly PendingInterrupt[], interruptId
  * resumed call gets its decision as its result. A resume ended by a restart
  * or reset is over: its thread is gone, there is nothing to retry.
  */
-export async function resume(turn: Turn, options: ResolvedOptions, describeError: (error: unknown) => string | undefined, settledBefore: readonly string[] = []): Promise<TurnOutcome> {
+export function resumeTurn(instance: CarbonChatInstance, signal: AbortSignal | undefined, delivery: TurnDelivery): TurnPlan {
+  return { instance, signals: [signal], settles: "always", play: (turn) => resume(turn, delivery) };
+}
+
+export async function resume(turn: Turn, delivery: TurnDelivery, settledBefore: readonly string[] = []): Promise<TurnOutcome> {
   const { conversation } = turn;
+  const { options } = delivery;
   const threadGone = () => turn.ended && turn.signal.reason === CancellationReason.CONVERSATION_RESTARTED;
   const answered = takePending(conversation);
   if (settledBefore.length === 0 && !answered.some((entry) => entry.decision)) {
@@ -64,34 +70,46 @@ export async function resume(turn: Turn, options: ResolvedOptions, describeError
   const results = recordDecisionResults(conversation, answered.filter(({ interrupt }) => isClientToolInterrupt(interrupt)));
   if (decided.notTaken.length > 0) {
     withdrawDecisions(conversation, [...withdrawable, ...decided.notTaken], results);
-    return { how: "failed", began: false, error: decided.error ?? new AgUiInterruptError("No tool server to decide the approval: give the adapter a toolClient") };
+    // The tool server's answers stay: they happened.
+    return { how: "failed", began: false, error: decided.error ?? new AgUiInterruptError("No tool server to decide the approval: give the adapter a toolClient"), fates: answeredBy(conversation, answered) };
   }
   const request =
     agents.length > 0
       ? { input: runInput(conversation, options.runFields, [], agents.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" }))) }
       : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: [...settledBefore, ...settled, ...results].flatMap((id) => shownWithResult(turn, id)) };
-  const outcome = await outcomeOf(turnRuns(turn, request, options, describeError), () => turn.ended);
+  const outcome = await outcomeOf(turnRuns(turn, request, delivery), () => turn.ended);
   if (outcome.began) recordDecisionResults(conversation, agents);
   // Into the turn's own conversation: after a reset, nobody reads it. The tool server's answers stay: they happened.
   if (!outcome.began && (outcome.how === "failed" || !threadGone())) withdrawDecisions(conversation, withdrawable, results);
+  const fates = answeredBy(conversation, answered);
   // A resume that ended before any event is the decision not taken, as the card should say.
-  if (outcome.how === "failed") return outcome.error instanceof AgUiEmptyRunError ? { ...outcome, error: new AgUiInterruptError(outcome.error.message) } : outcome;
-  if (outcome.began || threadGone()) return outcome;
+  if (outcome.how === "failed") return { ...(outcome.error instanceof AgUiEmptyRunError ? { ...outcome, error: new AgUiInterruptError(outcome.error.message) } : outcome), fates };
+  if (outcome.began || threadGone()) return { ...outcome, fates };
   return turn.ended
-    ? { how: "stopped", began: false, notSent: new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again") }
-    : { how: "failed", began: false, error: new AgUiInterruptError(new AgUiEmptyRunError().message) };
+    ? { how: "stopped", began: false, notSent: new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again"), fates }
+    : { how: "failed", began: false, error: new AgUiInterruptError(new AgUiEmptyRunError().message), fates };
 }
 
 /**
- * The continuation after approvals decided elsewhere (`ApprovalRuns`): their
+ * The continuation after approvals decided elsewhere (`ApprovalRuns`), a
+ * turn of the adapter's own (`onError` alone hears of its failure): their
  * calls' results (`settled`) are in the history, and the agent goes on in a
  * run that carries it, showing those calls first, as after a card answered
  * here. The decisions the other pending interrupts hold go with it; while one
  * still waits for its answer, nothing runs (its answer starts the run).
  */
-export function continueAfterElsewhere(turn: Turn, options: ResolvedOptions, describeError: (error: unknown) => string | undefined, settled: readonly string[]): Promise<TurnOutcome> {
-  if (turn.ended || turn.conversation.pendingInterrupts.some((entry) => !entry.decision)) return Promise.resolve({ how: "finished", began: false });
-  return resume(turn, options, describeError, settled);
+export function continuationTurn(instance: CarbonChatInstance, settled: readonly string[], delivery: TurnDelivery): TurnPlan {
+  return {
+    instance,
+    settles: "never",
+    play: (turn) => (turn.ended || turn.conversation.pendingInterrupts.some((entry) => !entry.decision) ? Promise.resolve({ how: "finished", began: false }) : resume(turn, delivery, settled)),
+  };
+}
+
+/** The fates of `answered` that the turn made final: those no longer pending (the agent took them, or the tool server decided them). */
+function answeredBy(conversation: Turn["conversation"], answered: readonly PendingInterrupt[]): CardFate[] {
+  const still = new Set(conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
+  return answered.filter((entry) => !still.has(entry.interrupt.id)).map(({ interrupt, decision }) => ({ interruptId: interrupt.id, answer: decision?.type ?? "reject" }));
 }
 
 /** The events that show the call a result answers, with the result (for the continuation of a person's answers). */

@@ -1,6 +1,8 @@
-import { asCarbonAgUiError } from "../errors";
-import type { CarbonAgUiError } from "../errors";
-import type { TurnOutcome } from "./turnOutcome";
+import { asCarbonAgUiError, type CarbonAgUiError } from "../../errors";
+import type { TurnOutcome } from "./outcome";
+
+/** Who waits on a turn: Carbon's send promise (`"unshown"`), the host's answer (`"always"`), nobody (`"never"`: a turn of the adapter's own). */
+export type Settles = "unshown" | "always" | "never";
 
 /**
  * What a turn's outcome means for the one who waits on it. A failed turn
@@ -9,7 +11,8 @@ import type { TurnOutcome } from "./turnOutcome";
  * make Carbon add its generic error under the person's message: so Carbon's
  * send promise resolves on a failure the chat showed, unless
  * `rejectOnError`. A resume's promise is the host's own, and rejects on
- * every failure (the card re-arms on it).
+ * every failure (the card re-arms on it). A turn the adapter starts itself
+ * has nobody waiting: `onError` alone hears of its failure.
  */
 export class ErrorPolicy {
   /** Errors the chat has shown to the person. */
@@ -17,7 +20,7 @@ export class ErrorPolicy {
 
   constructor(
     private readonly describe: ((error: unknown) => string | undefined) | undefined,
-    private readonly onError: ((error: CarbonAgUiError) => void) | undefined,
+    private readonly onError: (error: CarbonAgUiError) => void,
     private readonly rejectOnError: boolean,
   ) {}
 
@@ -32,9 +35,10 @@ export class ErrorPolicy {
    * Settles a turn: resolves, or rejects with its typed error. `rejects`:
    * `"unshown"` (Carbon's send promise) rejects only a failure the chat did
    * not show; `"always"` (a resume's) rejects every failure, and a stop that
-   * kept the decisions from the agent. Anything `played` throws is a failure.
+   * kept the decisions from the agent; `"never"` (a turn of the adapter's
+   * own) resolves. Anything `played` throws is a failure.
    */
-  async settle(played: Promise<TurnOutcome>, rejects: "unshown" | "always"): Promise<void> {
+  async settle(played: Promise<TurnOutcome>, rejects: Settles): Promise<void> {
     let outcome: TurnOutcome;
     try {
       outcome = await played;
@@ -44,7 +48,8 @@ export class ErrorPolicy {
     if (outcome.how === "stopped" && outcome.notSent && rejects === "always") throw outcome.notSent;
     if (outcome.how !== "failed") return;
     const error = asCarbonAgUiError(outcome.error);
-    this.onError?.(error);
+    this.onError(error);
+    if (rejects === "never") return;
     // The rejection may wrap what the chat showed (a plain Error from a callback becomes one of ours, with it as the cause).
     const shown = [error, error.cause].some((candidate) => typeof candidate === "object" && candidate !== null && this.shown.has(candidate));
     if (rejects === "always" || !shown || this.rejectOnError) throw error;

@@ -1,7 +1,7 @@
 import type { Observable } from "rxjs";
-import type { CarbonChatInstance } from "../carbon";
-import type { Conversation } from "../conversation";
-import { abortReason } from "./abort";
+import type { CarbonChatInstance } from "../../carbon";
+import type { Conversation } from "../../conversation";
+import { abortReason } from "../../internal/abort";
 
 /**
  * One exchange with the agent: the runs one user message (or one set of

@@ -1,28 +1,60 @@
 import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
-import { catchError, defer, EMPTY, finalize, from, identity, ignoreElements, mergeMap, Observable, of, tap, throwError, throwIfEmpty, type OperatorFunction } from "rxjs";
-import type { CarbonStreamChunk } from "../carbon";
-import { AgUiEmptyRunError, AgUiRunError, asCarbonAgUiError } from "../errors";
-import type { CarbonInstruction, RunFinishedInstruction } from "../instructions";
-import { agUiToCarbonStages } from "../operators/agUiToCarbon";
-import { concatMapInFrames, FRAME_BUDGET_MS } from "../operators/delivery/concatMapInFrames";
-import { pipeFused } from "../operators/fusion";
-import { eachRun, RUN_BEGAN } from "../operators/runs/splitRuns";
-import { joinConsecutiveDeltas } from "../internal/joinedDeltas";
-import { renderCostMeter } from "../internal/renderCost";
-import type { Turn } from "../internal/turn";
-import type { ResolvedOptions, RunPipelineParts } from "./options";
-import { approvalsRequested } from "./approvalsRequested";
+import {
+  catchError,
+  concat,
+  connectable,
+  defer,
+  EMPTY,
+  finalize,
+  from,
+  identity,
+  ignoreElements,
+  mergeMap,
+  Observable,
+  of,
+  ReplaySubject,
+  skip,
+  take,
+  takeUntil,
+  tap,
+  throwError,
+  throwIfEmpty,
+  type OperatorFunction,
+} from "rxjs";
+import type { CarbonStreamChunk } from "../../carbon";
+import { AgUiEmptyRunError, AgUiRunError, asCarbonAgUiError } from "../../errors";
+import type { CarbonInstruction, RunFinishedInstruction } from "../../instructions";
+import { agUiToCarbonStages } from "../../operators/agUiToCarbon";
+import { concatMapInFrames, FRAME_BUDGET_MS } from "../../operators/delivery/concatMapInFrames";
+import { pipeFused } from "../../operators/fusion";
+import { splitRuns, type StreamRun } from "../../operators/runs/splitRuns";
+import { joinConsecutiveDeltas } from "../../internal/joinedDeltas";
+import { renderCostMeter } from "../../internal/renderCost";
+import type { ResolvedOptions, RunPipelineParts } from "../options";
+import { approvalsRequested } from "../approvalsRequested";
+import type { Turn } from "./turn";
 
-/** What a run tells the turn: its first event came; it ended (with the last RUN_FINISHED of its stream, if any). */
+/** The stream's first event came: the agent has the run (a resume's decisions are consumed). */
+export const RUN_BEGAN = { kind: "run.began" } as const;
+
+/** What a run tells the turn: its first event came; it ended (with its RUN_FINISHED, if any). */
 export type RunSignal = typeof RUN_BEGAN | { kind: "run.ended"; finished?: RunFinishedInstruction };
 
 /** How one run of a turn is started. */
 export interface RunRequest {
   input: RunAgentInput;
-  /** A run already going (rejoined after a reload): its events, in place of a new run of `input`. */
+  /** A run already going (rejoined after a reload, or a later run of a stream): its events, in place of a new run of `input`. */
   events?: Observable<BaseEvent>;
   requestId?: string;
   prelude?: Prelude;
+}
+
+/** What delivering a run needs besides its turn: the options, the words for a failure, and who follows what its stream brings after it. */
+export interface RunDelivery {
+  options: ResolvedOptions;
+  describeError: (error: unknown) => string | undefined;
+  /** Takes what a run's stream brings after the run (see `StreamTails`). */
+  follow: (rest: Observable<StreamRun>, cut: () => void, turn: Turn, requestId: string | undefined) => void;
 }
 
 /**
@@ -30,6 +62,11 @@ export interface RunRequest {
  * `run.ended` once Carbon has the final response, or fails with the run's
  * error (after it). A turn that has ended starts no run: nothing to show, and
  * Carbon waits on nothing.
+ *
+ * The run is the first of its stream; the stream is read once, and what it
+ * brings after the run's end goes to `delivery.follow`: the turn is over at
+ * its run's end, and a later run of the same stream is a turn of its own. A
+ * turn ended early (the stop button, a restart) lets go of the stream.
  *
  * Chunks go to Carbon one at a time, and a long queue drains a frame's
  * budget at a time so the page paints and the stop button works meanwhile.
@@ -42,7 +79,8 @@ export interface RunRequest {
  * after it, the final response above all, from Carbon: its queue would wait
  * forever. The run's error, else the first refusal, fails the run at the end.
  */
-export function deliverRun(turn: Turn, request: RunRequest, options: ResolvedOptions, describeError: (error: unknown) => string | undefined): Observable<RunSignal> {
+export function deliverRun(turn: Turn, request: RunRequest, delivery: RunDelivery): Observable<RunSignal> {
+  const { options, describeError } = delivery;
   return defer(() => {
     if (turn.ended) return EMPTY;
     const renderCost = renderCostMeter(options.scheduler);
@@ -55,7 +93,7 @@ export function deliverRun(turn: Turn, request: RunRequest, options: ResolvedOpt
         catchError((refusal: unknown) => of({ kind: "refused" as const, refusal })),
       );
     const parts = { renderCost: renderCost.cost$, describeError, ...(request.requestId !== undefined && { requestId: request.requestId }) };
-    return runEvents(turn, request, options, parts).pipe(
+    return runEvents(turn, request, delivery, parts).pipe(
       // Keep the error until every chunk, the final response last, has reached Carbon.
       catchError((error: unknown) => of({ kind: "failed" as const, error })),
       // A queue that fell behind joins its deltas, so it hands Carbon a few chunks per frame, never a backlog.
@@ -116,35 +154,49 @@ export type RunElement = CarbonStreamChunk | typeof RUN_BEGAN | RunFinishedInstr
 export type Prelude = readonly BaseEvent[];
 
 /**
- * One run of a turn: the runner's events through `agUiToCarbon()`'s stages,
- * writing into the turn's conversation and stopped with the turn. Emits
- * `RUN_BEGAN` on the first event (the agent has the run: a resume's
- * decisions are consumed), the chunks, and each run's `run.finished`.
- * One stream may carry several runs: each streams into Carbon as its own
- * response, in turn.
+ * The first run of the runner's stream (or of `events`), through
+ * `agUiToCarbon()`'s stages, writing into the turn's conversation and
+ * stopped with the turn: `RUN_BEGAN` on its first event, then its chunks and
+ * its `run.finished`. The stream is read once: a turn ended early lets go of
+ * it (which aborts the run's request); otherwise, once the run is over,
+ * what the stream brings next goes to `delivery.follow`, which lets go of it
+ * when nothing more may come.
  */
-function runEvents(turn: Turn, { input, events, prelude = [] }: RunRequest, options: ResolvedOptions, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
+function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRequest, { options, follow }: RunDelivery, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
   const stop = turn.ended$;
   const pipeline = options.pipeline({ ...parts, stop });
   return defer(() => {
-    // The run's own signal: aborted once the turn no longer needs it, after the pipeline has let go of it.
+    // The run's own signal: aborted once the stream is let go of.
     const controller = new AbortController();
-    return from(events ?? options.run(input, { signal: controller.signal })).pipe(
+    const source = defer(() => from(events ?? options.run(input, { signal: controller.signal }))).pipe(
       // A runner that fails with an error of its own (in-process MastraAgent, instead of RUN_ERROR) fails the run.
       catchError((error: unknown) => throwError(() => asCarbonAgUiError(error, (message, errorOptions) => new AgUiRunError(message, undefined, errorOptions)))),
       // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the turn fails, saying so.
       throwIfEmpty(() => new AgUiEmptyRunError()),
+      withPrelude(prelude),
+      // Approvals the tool server was asked for in the run, which its stream does not show, join it before its RUN_FINISHED
+      // (a run rejoined is not the one `input` names).
+      options.toolClient && !events ? approvalsRequested({ client: options.toolClient, conversation: turn.conversation, runId: input.runId, scheduler: options.scheduler, report: (warning) => options.onWarning(warning) }) : identity,
       finalize(() => controller.abort()),
     );
-  }).pipe(
-    withPrelude(prelude),
-    // Approvals the tool server was asked for in the run, which its stream does not show, join it before its RUN_FINISHED
-    // (a run rejoined is not the one `input` names).
-    options.toolClient && !events ? approvalsRequested({ client: options.toolClient, conversation: turn.conversation, runId: input.runId, scheduler: options.scheduler, report: (warning) => options.onWarning(warning) }) : identity,
-    eachRun(stop, options.scheduler, () => (run) =>
-      defer(() => pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, parts.requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
-    ),
-  );
+    const runs = connectable(source.pipe(splitRuns()), { connector: () => new ReplaySubject<StreamRun>(), resetOnDisconnect: false });
+    const connection = runs.connect();
+    // Stopped, restarted: the stream goes with the turn.
+    const letGo = turn.ended$.subscribe(() => connection.unsubscribe());
+    return runs.pipe(
+      // Ended before its run began: nothing to show. Once it has begun, the run's own pipeline ends it (`stopWhen`).
+      takeUntil(turn.ended$),
+      take(1),
+      mergeMap(({ first, events: run }) =>
+        concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
+      ),
+      finalize(() => {
+        letGo.unsubscribe();
+        if (turn.ended) connection.unsubscribe();
+        else follow(runs.pipe(skip(1)), () => connection.unsubscribe(), turn, requestId);
+      }),
+    );
+  });
 }
 
 const isRunFinished = (instruction: CarbonInstruction) => instruction.kind === "run.finished";

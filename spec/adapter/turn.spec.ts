@@ -1,6 +1,6 @@
 import { Conversation } from "../../src/conversation";
 import { CancellationReason } from "../../src/carbon";
-import { Turn } from "../../src/internal/turn";
+import { Turn } from "../../src/adapter/turns/turn";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { testScheduler } from "../support/marbles";
 
