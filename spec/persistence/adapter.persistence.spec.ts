@@ -145,6 +145,16 @@ describe("the adapter with a store", () => {
     expect(second.adapter.interruptAnswer("int-2")).toBe("cancelled");
   });
 
+  it("gives a card the fate 'cancelled' only once the agent took the cancellation: one the agent never took is pending again, with no fate (one answer per fact)", async () => {
+    const empty = (): BaseEvent[] => [];
+    const { adapter } = adapterWith({ runs: [card, empty, () => ev.run(ev.message("a2", "Something else, then."))] });
+    await adapter.sendMessage(request("Send the forecast"), sendOptions(), new CarbonRecorder());
+    // The run that cancels int-1 ends with no event: the agent never had it, and the card can be answered again.
+    await adapter.sendMessage(request("Never mind"), sendOptions(), new CarbonRecorder());
+    expect(adapter.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["int-1"]);
+    expect(adapter.interruptAnswer("int-1")).toBeUndefined();
+  });
+
   it("keeps what streamed when the page goes away, stopped, with its tool calls closed", async () => {
     let emit: ((event: BaseEvent) => void) | undefined;
     const { adapter, store } = adapterWith({
