@@ -1,16 +1,22 @@
 import type { BaseEvent, Message, RunAgentInput } from "@ag-ui/core";
+import { NEVER } from "rxjs";
 import { CarbonRecorder, ev, startToolServer, type ToolServer } from "carbon-agui-rx/testing";
 import { ToolClient } from "carbon-agui-rx/tool-client";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
+import type { ToolServerApprovals } from "../src/adapter/approvals";
 import { CarbonAgUiError } from "../src/errors";
 import { approvalIdOf, type InterruptDecisionData } from "../src/hitl";
+import { DrivenClock } from "./support/drivenClock";
+import { waitUntil } from "./support/runs";
 
 /**
  * An approval the tool server was asked for in the AG-UI run (its
  * `approval.requested`, under the run's id) that the AG-UI stream does not
  * show as a `{ pending_approval }` result (the agent's framework swallowed
  * it, or the tool ran on the backend without a visible call) still becomes
- * a decision card, against the reference tool server over loopback HTTP.
+ * a decision card, against the reference tool server over loopback HTTP,
+ * however late it comes, in a message of its own, once; and the run's end
+ * waits for none of it.
  */
 let server: ToolServer;
 beforeEach(async () => {
@@ -67,7 +73,7 @@ function adapterWith(agent: { showResult?: boolean; useTools?: boolean } = {}, e
     onWarning: (warning) => warnings.push(warning),
     ...extra,
   });
-  return { adapter, inputs, errors, warnings, carbon: new CarbonRecorder() };
+  return { adapter, inputs, errors, warnings, carbon: new CarbonRecorder(), agentsClient: new ToolClient({ baseUrl: server.url, token: "alice-token", retry: fastRetry }) };
 }
 
 const cardsIn = (carbon: CarbonRecorder): InterruptDecisionData[] =>
@@ -78,9 +84,11 @@ const cardsIn = (carbon: CarbonRecorder): InterruptDecisionData[] =>
   });
 
 describe("an approval requested on the tool server in the run, which the AG-UI stream does not show", () => {
-  it("becomes a decision card in the run's own response, with the tool and arguments from getApproval; approved, the tool runs and the agent answers with its result", async () => {
+  it("becomes a decision card in a message of its own after the answer, with the tool and arguments from getApproval; approved, the tool runs and the agent answers with its result", async () => {
     const { adapter, inputs, errors, warnings, carbon } = adapterWith();
     await adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
+    await waitUntil(() => adapter.pendingInterrupts.length === 1);
+    await adapter.whenIdle();
     expect(carbon.waitingForFinal).toEqual([]);
     const [pending] = adapter.pendingInterrupts;
     const approvalId = approvalIdOf(pending!.interrupt);
@@ -88,8 +96,8 @@ describe("an approval requested on the tool server in the run, which the AG-UI s
     const cards = cardsIn(carbon);
     expect(cards).toHaveLength(1);
     expect(cards[0]).toMatchObject({ message: "Allow send_email?", action: "send_email", args });
-    // The card is in the run's response, before its final response.
-    expect(carbon.transcript()).toMatch(/I asked for it\.\n\[decision card: Allow send_email\?\]/);
+    // The answer is closed when the card comes: the card is a message of its own, with the call's step waiting.
+    expect(carbon.transcript()).toMatch(/Assistant: I asked for it\.\nAssistant: \[decision card: Allow send_email\?\]/);
     expect(carbon.transcript()).toContain("send_email (processing)");
     await adapter.respondToInterrupt({ type: "approve" }, carbon);
     expect(server.toolRuns("send_email")).toBe(1);
@@ -107,11 +115,14 @@ describe("an approval requested on the tool server in the run, which the AG-UI s
   });
 
   it("an approval the stream shows too gives one card", async () => {
-    const { adapter, carbon, warnings } = adapterWith({ showResult: true });
+    const { adapter, inputs, carbon, warnings, agentsClient } = adapterWith({ showResult: true });
     await adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
-    expect(adapter.pendingInterrupts).toHaveLength(1);
-    expect(cardsIn(carbon)).toHaveLength(1);
-    expect(adapter.messages.filter((message) => message.role === "tool")).toHaveLength(1);
+    // The tool server's record of the run, read from its end, names it again. A later approval's card shows the record was read past it.
+    await agentsClient.invoke("send_email", { ...args, subject: "Later" }, { runId: inputs[0]!.runId, threadId: "thread-1" });
+    await waitUntil(() => adapter.pendingInterrupts.length === 2, 5_000);
+    await adapter.whenIdle();
+    expect(cardsIn(carbon).map((card) => (card.args as { subject: string }).subject)).toEqual(["Report", "Later"]);
+    expect(adapter.messages.filter((message) => message.role === "tool")).toHaveLength(2);
     expect(warnings).toEqual([]);
     adapter.dispose();
   });
@@ -120,6 +131,7 @@ describe("an approval requested on the tool server in the run, which the AG-UI s
     const { adapter, carbon, errors, warnings } = adapterWith({ useTools: false });
     await server.close();
     await adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
+    await waitUntil(() => warnings.length === 2, 10_000);
     expect(carbon.waitingForFinal).toEqual([]);
     expect(carbon.transcript()).toContain("I asked for it.");
     expect(adapter.pendingInterrupts).toEqual([]);
@@ -133,5 +145,37 @@ describe("an approval requested on the tool server in the run, which the AG-UI s
     adapter.dispose();
     // afterEach closes it.
     server = await startToolServer();
+  });
+
+  it("gives an approval asked for 400 ms after the run's end a card of its own, and two asked for 80 ms apart a card each", async () => {
+    const { adapter, inputs, carbon, warnings, agentsClient } = adapterWith({ useTools: false });
+    await adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
+    const runId = inputs[0]!.runId;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await agentsClient.invoke("send_email", args, { runId, threadId: "thread-1" });
+    await waitUntil(() => adapter.pendingInterrupts.length === 1, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await agentsClient.invoke("send_email", { ...args, subject: "Second" }, { runId, threadId: "thread-1" });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await agentsClient.invoke("send_email", { ...args, subject: "Third" }, { runId, threadId: "thread-1" });
+    await waitUntil(() => adapter.pendingInterrupts.length === 3, 5_000);
+    await adapter.whenIdle();
+    expect(cardsIn(carbon).map((card) => (card.args as { subject: string }).subject)).toEqual(["Report", "Second", "Third"]);
+    expect(carbon.waitingForFinal).toEqual([]);
+    expect(warnings).toEqual([]);
+    adapter.dispose();
+  });
+
+  it("ends a run as fast as without a tool server: its end waits for no approval", async () => {
+    const clock = new DrivenClock();
+    // A tool server that is slow to say anything: the run must not wait on it.
+    const silent: ToolServerApprovals = { decide: () => new Promise(() => undefined), getApproval: () => new Promise(() => undefined), listTools: () => new Promise(() => undefined), events$: () => NEVER };
+    const adapter = new CarbonAgUiAdapter({ scheduler: clock, coalesce: false, run: () => ev.run(ev.message("m1", "Done.")), toolClient: silent });
+    const carbon = new CarbonRecorder();
+    await clock.settle(adapter.sendMessage(request("Hi"), sendOptions(), carbon));
+    expect(carbon.transcript()).toBe("Assistant: Done.");
+    // Handing the chunks to Carbon takes a few frames of the clock; the old window waited 300 ms for the first event.
+    expect(clock.now()).toBeLessThan(50);
+    adapter.dispose();
   });
 });

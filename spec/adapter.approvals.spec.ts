@@ -15,10 +15,13 @@ import { memoryStore } from "../src/persistence/memoryStore";
  * tool's result.
  */
 let server: ToolServer;
+/** The adapters a test made: they follow runs on the tool server until disposed. */
+const made: CarbonAgUiAdapter[] = [];
 beforeEach(async () => {
   server = await startToolServer();
 });
 afterEach(async () => {
+  for (const adapter of made.splice(0)) adapter.dispose();
   await server.close();
 });
 
@@ -51,8 +54,10 @@ function adapterWith(extra: Partial<CarbonAgUiAdapterOptions> = {}) {
   const inputs: RunAgentInput[] = [];
   const errors: CarbonAgUiError[] = [];
   const reviewer = new ToolClient({ baseUrl: server.url, token: "reviewer-token", retry: fastRetry });
-  const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: reviewer, onError: (error) => errors.push(error), ...extra });
-  return { adapter, inputs, errors, reviewer };
+  const warnings: CarbonAgUiError[] = [];
+  const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: reviewer, onError: (error) => errors.push(error), onWarning: (warning) => warnings.push(warning), ...extra });
+  made.push(adapter);
+  return { adapter, inputs, errors, warnings, reviewer };
 }
 
 async function askedToSend() {
@@ -168,9 +173,9 @@ describe("a tool server's approval, decided in the chat", () => {
     await waitFor(() => server.requests.filter((seen) => seen.path.includes("/events")).length >= 1);
     await reviewer.decide(approvalIdOf(adapter.pendingInterrupts[0]!.interrupt)!, { approved: false, reason: "no" });
     await waitFor(() => adapter.pendingInterrupts.length === 0);
-    // It was cut, and came back with Last-Event-ID.
-    // The run's own events requests (the continuation's run reads its own at its end).
-    expect(server.requests.filter((seen) => seen.path.includes("/events") && seen.path.includes(inputs[0]!.runId)).map((seen) => seen.headers["last-event-id"] !== undefined)).toEqual([false, false, true]);
+    // Both readers of the run's events (the approvals its stream did not show, from its end; the approval's tool run) were cut, and came back with Last-Event-ID.
+    await waitFor(() => server.requests.filter((seen) => seen.path.includes("/events") && seen.path.includes(inputs[0]!.runId)).length === 4);
+    expect(server.requests.filter((seen) => seen.path.includes("/events") && seen.path.includes(inputs[0]!.runId)).map((seen) => seen.headers["last-event-id"] !== undefined)).toEqual([false, false, true, true]);
     await waitFor(() => inputs.length === 2);
     expect(JSON.parse(lastToolResult(inputs[1]!)!.content as string)).toEqual({ status: "denied", decided_elsewhere: true, decided_by: "reviewer" });
     expect(adapter.messages.filter((message) => message.role === "tool")).toHaveLength(1);
@@ -251,13 +256,15 @@ describe("a tool server's approval, decided in the chat", () => {
     const inputs: RunAgentInput[] = [];
     const errors: CarbonAgUiError[] = [];
     const outsider = new ToolClient({ baseUrl: server.url, token: "bob-token", retry: fastRetry });
-    const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: outsider, onError: (error) => errors.push(error) });
+    const warnings: CarbonAgUiError[] = [];
+    const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: outsider, onError: (error) => errors.push(error), onWarning: (warning) => warnings.push(warning) });
+    made.push(adapter);
     const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("Send the report"), sendOptions(), carbon);
     const rejection = await adapter.respondToInterrupt({ type: "approve" }, carbon).catch((error: unknown) => error);
     expect(errors).toHaveLength(1);
     expect((errors[0]!.cause as { status?: number }).status).toBe(403);
-    expect(JSON.stringify([String(rejection), errors[0]!.message, carbon.chunks])).not.toContain("bob-token");
+    expect(JSON.stringify([String(rejection), errors[0]!.message, warnings.map((warning) => warning.message), carbon.chunks])).not.toContain("bob-token");
     expect(adapter.pendingInterrupts).toHaveLength(1);
   });
 
@@ -274,8 +281,10 @@ describe("a tool server's approval, decided in the chat", () => {
     const withStore = (store = memoryStore()) => {
       const inputs: RunAgentInput[] = [];
       const reviewer = new ToolClient({ baseUrl: server.url, token: "reviewer-token", retry: fastRetry });
-      const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: reviewer, persistence: { store, channel: false } });
-      return { adapter, inputs, store, reviewer };
+      const warnings: CarbonAgUiError[] = [];
+      const adapter = new CarbonAgUiAdapter({ threadId: "thread-1", coalesce: false, run: agentOn(server.url, inputs), toolClient: reviewer, persistence: { store, channel: false }, onWarning: (warning) => warnings.push(warning) });
+      made.push(adapter);
+      return { adapter, inputs, store, reviewer, warnings };
     };
 
     it("a pending approval comes back as a live card, answerable on the tool server", async () => {

@@ -2,6 +2,7 @@ export { agUiToCarbon, type AgUiToCarbonOptions, type CoalesceOptions } from "./
 export { validateEvents, type ValidateEventsOptions } from "./operators/check/validateEvents";
 export { expandChunks } from "./operators/check/expandChunks";
 export { verifySequence } from "./operators/check/verifySequence";
+export { inputMessages } from "./operators/map/inputMessages";
 export { sharedState } from "./operators/map/sharedState";
 export { textMessages } from "./operators/map/textMessages";
 export { reasoningSteps } from "./operators/map/reasoningSteps";
@@ -32,10 +33,10 @@ export { summaryOf, type ConversationStore, type ThreadSummary } from "./persist
 export { memoryStore } from "./persistence/memoryStore";
 export { indexedDbStore, type IndexedDbStoreOptions } from "./persistence/indexedDbStore";
 export type { PersistenceOptions } from "./persistence/threadStore";
-export type { AgentThreads, ServerThread } from "./threads/agentThreads";
+export type { AgentThreads, ServerThread, ServerThreadOfMessages, ServerThreadOfRuns, ThreadCallOptions } from "./threads/agentThreads";
 export { langGraphThreads, isLangGraphAgent, type LangGraphAgentLike } from "./threads/langGraphThreads";
 export { connectThreads, httpConnect, agentConnect, implementsConnect, type ThreadConnect, type ConnectThreadsOptions, type HttpConnectOptions } from "./threads/connectThreads";
-export { transcriptOfThread, type ReplayedThread, type ThreadReplayOptions } from "./threads/threadHistory";
+export { replayThread, type ReplayedThread, type ThreadReplayOptions } from "./threads/threadHistory";
 export { withCache, type CachedThread } from "./threads/cachedThread";
 
 export {
@@ -83,6 +84,7 @@ export {
   type CarbonInstruction,
   type ClarificationShownInstruction,
   type ConversationWrite,
+  type HistoryInputInstruction,
   type HistoryReserveInstruction,
   type HistorySnapshotInstruction,
   type PendingInterruptsInstruction,

@@ -66,6 +66,12 @@ export interface HistorySnapshotInstruction {
   messages: readonly Message[];
 }
 
+/** The messages a RUN_STARTED echoes in its `input`: those the history does not hold join it, in order (as `@ag-ui/client` applies them). */
+export interface HistoryInputInstruction {
+  kind: "history.input";
+  messages: readonly Message[];
+}
+
 /** The shared state becomes `snapshot` (a STATE_SNAPSHOT). */
 export interface StateSnapshotInstruction {
   kind: "state.snapshot";
@@ -113,6 +119,7 @@ export type ConversationWrite =
   | HistoryReserveInstruction
   | HistoryEncryptedValueInstruction
   | HistorySnapshotInstruction
+  | HistoryInputInstruction
   | StateSnapshotInstruction
   | StateDeltaInstruction
   | ActivitySnapshotInstruction

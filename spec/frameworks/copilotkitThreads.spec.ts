@@ -1,9 +1,11 @@
 import type { BaseEvent } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
 import { createSseRunner } from "carbon-agui-rx";
-import { lastValueFrom, toArray } from "rxjs";
+import { asyncScheduler, lastValueFrom, toArray } from "rxjs";
 import { AgUiThreadServerError } from "../../src/errors";
+import type { ServerThread } from "../../src/threads/agentThreads";
 import { agentConnect, connectThreads, httpConnect, implementsConnect } from "../../src/threads/connectThreads";
+import { replayThread } from "../../src/threads/threadHistory";
 import { copilotKitClientAgent, copilotKitConnectUrl, createCopilotKitAgent, serveCopilotKit, stoppingCopilotKitRuns, type RunningServer } from "../../examples/frameworks/copilotkit";
 import { scriptedModel, type ModelScript } from "../../examples/frameworks/scriptedModel";
 import { Chat, waitUntil } from "./partners";
@@ -30,6 +32,8 @@ async function start(script: ModelScript, pauseMs = 0): Promise<{ chat: Chat; se
   return { chat, server, threadId };
 }
 
+/** What the chat makes of a loaded thread: its recorded runs replayed through the stages, once. */
+const replayed = (thread: ServerThread | undefined) => thread && replayThread(thread, { pipeline: {}, scheduler: asyncScheduler, time: "2026-12-01T00:00:00.000Z" });
 const threadsOf = (running: RunningServer) => connectThreads(httpConnect({ url: copilotKitConnectUrl(running.url) }));
 const weather: ModelScript = [{ text: ["Let me check."], toolCalls: [{ id: "c1", name: "get_weather", args: { city: "Paris" } }] }, { text: ["It is sunny in Paris."] }, { text: ["You are welcome."] }];
 
@@ -40,9 +44,10 @@ describe("connectThreads (CopilotKit runtime v2's connect route)", () => {
     expect(await chat.say("Thanks")).toBeUndefined();
 
     const thread = await threadsOf(server).load(threadId());
+    const view = replayed(thread);
     expect(thread).toBeDefined();
-    expect(thread?.messages).toEqual(chat.adapter.messages);
-    expect(thread?.messages.map((message) => [message.role, message.content])).toEqual([
+    expect(view?.messages).toEqual(chat.adapter.messages);
+    expect(view?.messages.map((message) => [message.role, message.content])).toEqual([
       ["user", "Weather in Paris?"],
       ["assistant", "Let me check."],
       ["tool", JSON.stringify({ city: "Paris", forecast: "sunny", celsius: 21 })],
@@ -50,11 +55,11 @@ describe("connectThreads (CopilotKit runtime v2's connect route)", () => {
       ["user", "Thanks"],
       ["assistant", "You are welcome."],
     ]);
-    const call = thread?.messages[1];
+    const call = view?.messages[1];
     expect(call?.role === "assistant" && call.toolCalls).toEqual([{ id: "c1", type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) } }]);
-    expect(thread?.messages[2]).toMatchObject({ role: "tool", toolCallId: "c1" });
-    expect(thread?.interrupts).toEqual([]);
-    expect(thread?.state).toEqual({});
+    expect(view?.messages[2]).toMatchObject({ role: "tool", toolCallId: "c1" });
+    expect(view?.pending).toEqual([]);
+    expect(view?.state).toEqual({});
     expect(thread?.running).toBeUndefined();
   });
 
@@ -66,18 +71,20 @@ describe("connectThreads (CopilotKit runtime v2's connect route)", () => {
     expect(implementsConnect(new HttpAgent({ url: server.url }))).toBe(false);
     expect(() => agentConnect(new HttpAgent({ url: server.url }))).toThrow(TypeError);
     const thread = await connectThreads(agentConnect(agent)).load(threadId());
-    expect(thread?.messages).toEqual(chat.adapter.messages);
-    expect(thread?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    const view = replayed(thread);
+    expect(view?.messages).toEqual(chat.adapter.messages);
+    expect(view?.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
   });
 
   it("gives the interrupt the last run ended on, waiting for its resume", async () => {
     const { chat, server, threadId } = await start([{ text: ["I will delete them."], toolCalls: [{ id: "d1", name: "delete_files", args: { pattern: "*.tmp" } }] }]);
     expect(await chat.say("Delete the temp files")).toBeUndefined();
     const thread = await threadsOf(server).load(threadId());
-    expect(thread?.interrupts).toHaveLength(1);
-    expect(thread?.interrupts[0]).toMatchObject({ message: "Delete these files?", toolCallId: "d1" });
-    expect(thread?.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
-    expect(thread?.messages).toEqual(chat.adapter.messages);
+    const view = replayed(thread);
+    expect(view?.pending).toHaveLength(1);
+    expect(view?.pending[0]).toMatchObject({ message: "Delete these files?", toolCallId: "d1" });
+    expect(view?.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(view?.messages).toEqual(chat.adapter.messages);
   });
 
   it("has no thread by an id the runtime does not know", async () => {
@@ -117,9 +124,10 @@ describe("connectThreads (CopilotKit runtime v2's connect route)", () => {
     await waitUntil(() => chat.carbon.transcript().includes("upon"));
 
     const thread = await threadsOf(server).load(threadId());
+    const view = replayed(thread);
     expect(thread?.running).toBeDefined();
     expect(thread?.stopRunning).toBeDefined();
-    expect(thread?.messages.map((message) => [message.role, message.content])).toEqual([
+    expect(view?.messages.map((message) => [message.role, message.content])).toEqual([
       ["user", "Hi"],
       ["assistant", "Hello."],
       ["user", "Tell me a story"],
@@ -140,7 +148,7 @@ describe("connectThreads (CopilotKit runtime v2's connect route)", () => {
     // Once it is over, the thread holds it, and nothing runs.
     const after = await threadsOf(server).load(threadId());
     expect(after?.running).toBeUndefined();
-    expect(after?.messages).toEqual(chat.adapter.messages);
+    expect(replayed(after)?.messages).toEqual(chat.adapter.messages);
   }, 30_000);
 
   it("stops the running run on the server with stopRunning", async () => {

@@ -1,3 +1,4 @@
+import type { ServerThreadOfMessages } from "../../src/threads/agentThreads";
 import type { BaseEvent, Message } from "@ag-ui/core";
 import { firstValueFrom, lastValueFrom, tap, toArray, type Observable } from "rxjs";
 import { fromAgent, type RunAgent } from "carbon-agui-rx";
@@ -73,7 +74,7 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
     expect(outcome.type).toBe("interrupt");
     expect(outcome.interrupts).toHaveLength(1);
 
-    const thread = await threads().load(chat.adapter.threadId);
+    const thread = ((await threads().load(chat.adapter.threadId)) as ServerThreadOfMessages | undefined);
     expect(thread?.threadId).toBe(chat.adapter.threadId);
     expect(thread?.messages).toEqual(snapshot);
     expect(thread?.interrupts).toEqual(outcome.interrupts);
@@ -91,12 +92,12 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
     const { values } = await client().threads.getState<{ messages: { type: string; content: unknown }[] }>(chat.adapter.threadId);
     const confirmed = JSON.parse(String(values.messages.at(-2)?.content)) as ConfirmedCall;
     expect(confirmed).toEqual({ done: true, args: { pattern: "*.tmp" }, interruptId: interrupt?.id, received: { approved: true } });
-    expect((await threads().load(chat.adapter.threadId))?.interrupts).toEqual([]);
+    expect((((await threads().load(chat.adapter.threadId)) as ServerThreadOfMessages | undefined))?.interrupts).toEqual([]);
   }, 30_000);
 
   it("has no thread by an id the server does not know, nor by one that is no LangGraph thread id", async () => {
-    expect(await threads().load(crypto.randomUUID())).toBeUndefined();
-    expect(await threads().load("not-a-uuid")).toBeUndefined();
+    expect(((await threads().load(crypto.randomUUID()) as ServerThreadOfMessages | undefined))).toBeUndefined();
+    expect(((await threads().load("not-a-uuid")) as ServerThreadOfMessages | undefined)).toBeUndefined();
   });
 
   it("lists the thread, titled by its first message, and removes it", async () => {
@@ -109,7 +110,7 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
     expect(times).toEqual([...times].sort().reverse());
 
     await threads().remove?.(chat.adapter.threadId);
-    expect(await threads().load(chat.adapter.threadId)).toBeUndefined();
+    expect(((await threads().load(chat.adapter.threadId)) as ServerThreadOfMessages | undefined)).toBeUndefined();
     expect((await threads().list?.())?.map((summary) => summary.threadId)).not.toContain(chat.adapter.threadId);
     // Removing it again is fine: it is gone.
     await expect(threads().remove?.(chat.adapter.threadId)).resolves.toBeUndefined();
@@ -117,7 +118,7 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
 
   it("rejoins a run still going that kept its stream: its text from the start, once, live until RUN_FINISHED", async () => {
     const { threadId, runId } = await backgroundStory(true);
-    const thread = await threads().load(threadId);
+    const thread = ((await threads().load(threadId)) as ServerThreadOfMessages | undefined);
     expect(thread?.running).toBeDefined();
     const events = (await lastValueFrom((thread?.running as Observable<BaseEvent>).pipe(toArray()))) as Event[];
     expect(textOf(events)).toBe(STORY.join(""));
@@ -127,14 +128,14 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
     expect(events.at(-1)?.outcome).toBeUndefined();
     // The live text's message is the one the thread keeps.
     const messageId = events.find((event) => event.type === "TEXT_MESSAGE_START")?.messageId;
-    const after = await threads().load(threadId);
+    const after = ((await threads().load(threadId)) as ServerThreadOfMessages | undefined);
     expect(after?.messages.at(-1)).toEqual({ id: messageId, role: "assistant", content: STORY.join(""), toolCalls: [] });
     expect(after?.running).toBeUndefined();
   }, 20_000);
 
   it("gives a run still going that did not keep its stream at its end, as one snapshot (joining it would take events from its reader)", async () => {
     const { threadId, runId } = await backgroundStory(false);
-    const thread = await threads().load(threadId);
+    const thread = ((await threads().load(threadId)) as ServerThreadOfMessages | undefined);
     const events = (await lastValueFrom((thread?.running as Observable<BaseEvent>).pipe(toArray()))) as Event[];
     expect(events.map((event) => event.type)).toEqual(["RUN_STARTED", "STATE_SNAPSHOT", "MESSAGES_SNAPSHOT", "RUN_FINISHED"]);
     expect(events[0]).toMatchObject({ threadId, runId });
@@ -143,10 +144,10 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
 
   it("lets go of a rejoined run without stopping it, and stops it on stopRunning", async () => {
     const { threadId, runId } = await backgroundStory(true);
-    const thread = await threads().load(threadId);
+    const thread = ((await threads().load(threadId)) as ServerThreadOfMessages | undefined);
     // Let go after the first event: the run goes on.
     await firstValueFrom(thread?.running as Observable<BaseEvent>);
-    const again = await threads().load(threadId);
+    const again = ((await threads().load(threadId)) as ServerThreadOfMessages | undefined);
     expect(again?.running).toBeDefined();
     await again?.stopRunning?.();
     for (let waited = 0; (await client().runs.get(threadId, runId)).status === "running"; waited += 50) {
@@ -154,7 +155,7 @@ describe("langGraphThreads (a LangGraphAgent's threads, on the LangGraph API ser
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect((await client().runs.get(threadId, runId)).status).toBe("interrupted");
-    expect((await threads().load(threadId))?.running).toBeUndefined();
+    expect((((await threads().load(threadId)) as ServerThreadOfMessages | undefined))?.running).toBeUndefined();
   }, 20_000);
 
   // Last: it stops the server.

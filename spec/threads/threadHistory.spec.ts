@@ -1,11 +1,11 @@
 import type { Interrupt, Message } from "@ag-ui/core";
-import { asyncScheduler } from "rxjs";
-import { transcriptOfThread, turnsOf } from "../../src/threads/threadHistory";
+import { asyncScheduler, NEVER } from "rxjs";
+import { replayThread, turnsOf } from "../../src/threads/threadHistory";
 import type { TranscriptResponse } from "../../src/persistence/transcript";
 
 const time = "2026-12-01T10:00:00.000Z";
 const replay = (messages: Message[], interrupts: Interrupt[] = [], runningTurn = false) =>
-  transcriptOfThread({ threadId: "t1", messages, interrupts }, { pipeline: {}, scheduler: asyncScheduler, time, runningTurn }).transcript;
+  replayThread({ threadId: "t1", messages, state: {}, interrupts, ...(runningTurn && { running: NEVER }) }, { pipeline: {}, scheduler: asyncScheduler, time }).transcript;
 const responses = (entries: ReturnType<typeof replay>) => entries.filter((entry): entry is TranscriptResponse => entry.kind === "response");
 
 const thread: Message[] = [
@@ -19,7 +19,7 @@ const thread: Message[] = [
   { id: "a3", role: "assistant", content: "", toolCalls: [{ id: "c2", type: "function", function: { name: "delete_files", arguments: '{"pattern":"*.tmp"}' } }] },
 ];
 
-describe("transcriptOfThread (a thread the agent's server keeps, as the chat shows it)", () => {
+describe("replayThread (a thread the agent's server keeps as messages, as the chat shows it)", () => {
   it("cuts the thread into turns at the person's messages, leaving out what comes before the first", () => {
     expect(turnsOf(thread).map((turn) => [turn.request.id, turn.answer.map((message) => message.id)])).toEqual([
       ["u1", ["r1", "a1", "t1", "a2"]],

@@ -13,6 +13,8 @@ import { randomId } from "../internal/ids";
 import { chatPersistenceOf, type ChatPersistence, type CarbonFeedbackEvent, type RunningRun } from "./chatPersistence";
 import type { ThreadSummary } from "../persistence/store";
 import { followDecisionsElsewhere } from "./decidedElsewhere";
+import { LateApprovals } from "./lateApprovals";
+import type { Turn } from "./turns/turn";
 import { ErrorPolicy } from "./turns/errorPolicy";
 import { followOnTurn } from "./turns/followOn";
 import { messageTurn, type TurnDelivery } from "./turns/message";
@@ -53,6 +55,8 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   private readonly held = new Subscription();
   /** With `toolClient`: its approvals' runs, followed on the tool server. */
   private readonly approvalRuns: ApprovalRuns | undefined;
+  /** With `toolClient`: the runs of ours followed on the tool server for approvals their streams did not show. */
+  private readonly lateApprovals: LateApprovals | undefined;
   private disposed = false;
 
   constructor(options: CarbonAgUiAdapterOptions) {
@@ -74,7 +78,15 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     const errors = new ErrorPolicy(describe, onError, rejectOnError);
     this.turns = new Turns({ errors, record: persisted, current: () => this.conversation, restarted: (conversation) => conversation === this.conversation && this.reset() });
     this.tails = new StreamTails((run, origin, requestId, stop) => this.turns.play(followOnTurn(run, origin, requestId, stop, this.delivery)));
-    this.delivery = { options: this.options, describeError: errors.describeError, follow: this.tails.follow, closeStreams: () => this.tails.close() };
+    const late = toolClient && new LateApprovals({ client: toolClient, turns: this.turns, delivery: () => this.delivery, onWarning: this.options.onWarning, maxFollowed: this.options.maxFollowedRuns });
+    this.lateApprovals = late;
+    this.delivery = {
+      options: this.options,
+      describeError: errors.describeError,
+      follow: this.tails.follow,
+      closeStreams: () => this.tails.close(),
+      ...(late && { finished: (runId: string, turn: Turn) => late.follow(runId, turn) }),
+    };
     // Lives as long as the adapter: the conversations are its own.
     if (onStateChange) this.held.add(this.state$.pipe(skip(1)).subscribe(onStateChange));
     if (toolClient) {
@@ -107,6 +119,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     if (this.disposed) return;
     this.disposed = true;
     this.tails.cut();
+    this.lateApprovals?.cutAll();
     this.turns.endAll(CancellationReason.STOP_STREAMING);
     this.carbonEvents.unfollowAll();
     this.persisted?.dispose();
@@ -127,6 +140,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   private adopt(conversation: Conversation): void {
     this.conversations.next(conversation);
     this.tails.cut();
+    this.lateApprovals?.cutAll();
     this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
   }
 

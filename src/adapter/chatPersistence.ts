@@ -181,7 +181,7 @@ export class ChatPersistence implements TurnRecord {
   async list(): Promise<ThreadSummary[]> {
     if (this.server?.list) {
       try {
-        return await this.server.list();
+        return await this.server.list(this.callOptions());
       } catch (thrown) {
         this.options.onError(threadServerError("list", undefined, thrown));
       }
@@ -204,12 +204,17 @@ export class ChatPersistence implements TurnRecord {
   async remove(threadId: string): Promise<void> {
     if (this.server?.remove) {
       try {
-        await this.server.remove(threadId);
+        await this.server.remove(threadId, this.callOptions());
       } catch (thrown) {
         this.options.onError(threadServerError("remove", threadId, thrown));
       }
     }
     return this.threads.remove(threadId);
+  }
+
+  /** What the adapter lends a thread source: its clock, and where its warnings go. */
+  private callOptions() {
+    return { scheduler: this.options.scheduler, onWarning: this.options.onWarning };
   }
 
   saveNow(): Promise<void> {

@@ -6,7 +6,7 @@ import type { ThreadStore } from "../persistence/threadStore";
 import type { AgentThreads, ServerThread } from "../threads/agentThreads";
 import { threadServerError } from "../threads/threadServerError";
 import { withCache } from "../threads/cachedThread";
-import { transcriptOfThread } from "../threads/threadHistory";
+import { replayThread } from "../threads/threadHistory";
 import type { ResolvedOptions } from "./options";
 
 /** A run still going on a restored thread, to rejoin: its events from the start, and how to stop it where it runs. */
@@ -45,7 +45,7 @@ export async function loadThread(threadId: string, threads: ThreadStore, server:
   const kept = local && { conversation: local, transcript: threads.logOf(local).toEntries() };
   const { describe = () => undefined } = options;
   const pipeline = options.pipeline({ stop: NEVER, renderCost: NEVER, describeError: describe });
-  const replayed = transcriptOfThread(served, { pipeline, scheduler: options.scheduler, time: threads.now(), runningTurn: served.running !== undefined });
+  const replayed = replayThread(served, { pipeline, scheduler: options.scheduler, time: threads.now() });
   const { conversation, transcript } = withCache(served, replayed, kept, options.scheduler);
   // Not saved here: the cache is brought up to date by the next save (a turn's end), and opening a thread writes nothing.
   threads.adoptLog(conversation, transcript);
@@ -56,7 +56,7 @@ export async function loadThread(threadId: string, threads: ThreadStore, server:
 /** The thread from the agent's server, "not-found" when it has none by that id, or the problem (reported) that kept it. */
 async function fromServer(server: AgentThreads, threadId: string, options: ResolvedOptions): Promise<ServerThread | "not-found" | { problem: ThreadServerProblem }> {
   try {
-    return (await server.load(threadId)) ?? "not-found";
+    return (await server.load(threadId, { scheduler: options.scheduler, onWarning: options.onWarning })) ?? "not-found";
   } catch (thrown) {
     const error = threadServerError("load", threadId, thrown);
     options.onError(error);

@@ -112,12 +112,20 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    * `{ "pending_approval": "apr_…" }` (what its framework adapters return for
    * a tool that needs approval) then holds its call: its step waits, and a
    * decision card asks. So does an approval the tool server was asked for
-   * under the run's id that the run's stream does not show (its events are
-   * read at the run's end: see `approvalsRequested`). Its answer goes to the tool server (`decide`), whose
-   * answer becomes the call's result, and the agent goes on in a run that
-   * carries it. See docs/approvals.md.
+   * under the run's id that the run's stream does not show, however late it
+   * comes (the run's events are followed from its end: see `LateApprovals`;
+   * the run's end never waits for them). Its answer goes to the tool server
+   * (`decide`), whose answer becomes the call's result, and the agent goes
+   * on in a run that carries it. See docs/approvals.md.
    */
   toolClient?: ToolServerApprovals;
+  /**
+   * With `toolClient`: how many runs' events are followed on the tool server
+   * at once, for approvals their streams did not show (a browser allows a
+   * page few connections to one host). Following a new run lets go of the
+   * oldest, reported through `onWarning`. Default 3.
+   */
+  maxFollowedRuns?: number;
 }
 
 /** An AG-UI tool, with a `handler` when the browser runs it. */
@@ -147,6 +155,7 @@ export interface ResolvedOptions {
   /** The tools the person answers: declared without a handler. */
   askedTools: readonly Tool[];
   maxFrontendToolRounds: number;
+  maxFollowedRuns: number;
   /** The host's scheduler, else animation frames in a browser (the async scheduler elsewhere): it paces everything of the adapter's, its conversations' `state$` too. */
   scheduler: SchedulerLike;
   /** The fields every run input carries as they are. */
@@ -172,7 +181,7 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {
-  const { run, tools = [], maxFrontendToolRounds = 5, context = [], forwardedProps = {}, scheduler = frameScheduler(), coalesce = true, rejectOnError = false } = options;
+  const { run, tools = [], maxFrontendToolRounds = 5, maxFollowedRuns = 3, context = [], forwardedProps = {}, scheduler = frameScheduler(), coalesce = true, rejectOnError = false } = options;
   const onWarning = options.onWarning ?? warnOnConsole;
   const onError = options.onError ?? errorOnConsole;
   const passedOn = { ...pick(options, ["onEvent", "operators", "validate", "onInvalidEvent", "onInvalidItem", "onToolCall", "onActivity", "onRunFinished", "detectClarification", "onClarification", "html", "allowHttp", "allowUrl"]), onWarning };
@@ -190,6 +199,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     toolSchemas,
     threads: options.threads === false ? undefined : (options.threads ?? run.threads),
     maxFrontendToolRounds,
+    maxFollowedRuns,
     scheduler,
     runFields: { tools: sent, context, forwardedProps },
     threadId: options.threadId,

@@ -92,6 +92,11 @@ export class Conversation {
     else this.history.upsert(message);
   }
 
+  /** Adds each of `messages` the history does not hold, in order: what a run was given, as its RUN_STARTED echoes it (as `@ag-ui/client` applies it). */
+  addMissingMessages(messages: readonly Message[]): void {
+    for (const message of messages) if (!this.hasMessage(message.id)) this.upsertMessage(message);
+  }
+
   /** Holds the place in the history of a message that has just started (see `History.reserve`). */
   reserveMessage(id: string, role: "assistant" | "user" | "system" | "developer" | "reasoning"): void {
     this.history.reserve(id, role);

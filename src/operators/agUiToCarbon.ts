@@ -17,6 +17,7 @@ import { expandChunks } from "./check/expandChunks";
 import { messagesSnapshot } from "./map/messagesSnapshot";
 import { reasoningSteps } from "./map/reasoningSteps";
 import { runOutcome, type RunOutcomeOptions } from "./end/runOutcome";
+import { inputMessages } from "./map/inputMessages";
 import { sharedState } from "./map/sharedState";
 import { stopWhen } from "./check/stopWhen";
 import { textMessages } from "./map/textMessages";
@@ -114,7 +115,7 @@ export interface CoalesceOptions {
  * in four groups of stages:
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
- * - map: `sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot`
+ * - map: `inputMessages → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot`
  * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome`
  * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
  *
@@ -160,6 +161,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     ...(onEvent ? [seeEvents(onEvent)] : []),
     ...operators,
     // map
+    inputMessages(),
     sharedState(),
     activities(),
     textMessages(),

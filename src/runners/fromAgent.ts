@@ -1,10 +1,11 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
 import { asyncScheduler, concat, defer, from, ignoreElements, Observable, timer, type SchedulerLike, type Subscribable } from "rxjs";
+import { CarbonAgUiError } from "../errors";
 import { fromObservable } from "./fromObservable";
-import type { ObservableRunAgent } from "./runAgent";
+import type { ObservableRunAgent, RunAgentOptions } from "./runAgent";
 import { serverRunStop } from "./serverRunStop";
 import { abortReason } from "../internal/abort";
-import { isLangGraphAgent, langGraphThreads, type LangGraphAgentLike } from "../threads/langGraphThreads";
+import { isLangGraphAgent, langGraphThreads, type LangGraphAgentLike, type LangGraphThreadsOptions } from "../threads/langGraphThreads";
 import { agentConnect, connectThreads, implementsConnect } from "../threads/connectThreads";
 
 /**
@@ -25,11 +26,14 @@ export interface AgUiAgent {
 export interface FromAgentOptions {
   /**
    * How long the next run on a thread waits for a stopped run of that thread
-   * to end, in milliseconds, before it starts anyway. Default 5,000.
+   * to end, in milliseconds, before it starts anyway (reported to the run's
+   * `onWarning` when it does). Default 5,000.
    */
   stopTimeout?: number;
-  /** Tells the time for `stopTimeout`. Default: the async scheduler. */
+  /** Tells the time for `stopTimeout`. Default: the adapter's scheduler (the run's `scheduler`), else the async scheduler. */
   scheduler?: SchedulerLike;
+  /** The limits of reading a LangGraph server's threads, for a `LangGraphAgent` (see `langGraphThreads`). */
+  langGraph?: LangGraphThreadsOptions;
 }
 
 /** The agent as `fromAgent` drives it. */
@@ -77,7 +81,7 @@ const isEnd = (event: BaseEvent) => event.type === "RUN_FINISHED" || event.type 
  * as assigning one first would make `run()` throw "Agent is already running".
  */
 export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): ObservableRunAgent {
-  const { stopTimeout = DEFAULT_STOP_TIMEOUT_MS, scheduler = asyncScheduler } = options;
+  const { stopTimeout = DEFAULT_STOP_TIMEOUT_MS } = options;
   const original = agent as unknown as DrivenAgent;
   /** Per thread, the runs let go of that have not ended yet: each settles once its run has ended or `stopTimeout` is over. */
   const stopping = new Map<string, Set<Promise<void>>>();
@@ -91,7 +95,7 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
     });
   };
 
-  const start = (input: RunAgentInput, signal: AbortSignal) =>
+  const start = (input: RunAgentInput, { signal, scheduler = asyncScheduler, onWarning }: RunAgentOptions) =>
     new Observable<BaseEvent>((subscriber) => {
       const runner = typeof original.clone === "function" ? original.clone() : original;
       if (runner.abortController !== undefined) runner.abortController = new AbortController();
@@ -114,7 +118,11 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
         aborted.unsubscribe();
         if (ended) return subscription.unsubscribe();
         // Let go of early: stopped where it runs, and listened to (its events go nowhere) until it has ended.
-        const giveUp = timer(stopTimeout, scheduler).subscribe(() => (subscription.unsubscribe(), onEnded()));
+        const giveUp = timer(stopTimeout, options.scheduler ?? scheduler).subscribe(() => {
+          subscription.unsubscribe();
+          onEnded();
+          onWarning?.(new CarbonAgUiError(`A stopped run of thread ${input.threadId} had not ended after ${stopTimeout} ms (stopTimeout); the next run on it starts anyway`));
+        });
         track(input.threadId, new Promise<void>((resolve) => (onEnded = () => (giveUp.unsubscribe(), resolve()))));
         runner.abortRun?.();
         serverRun?.stop();
@@ -128,12 +136,12 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
   const langGraph = isLangGraphAgent(agent);
   const kept = (input: RunAgentInput): RunAgentInput => (langGraph ? { ...input, forwardedProps: { streamResumable: true, ...(input.forwardedProps as object | undefined) } } : input);
   // A run waits for the runs of its thread that were let go of and have not ended.
-  const runner: ObservableRunAgent = (input, { signal }) =>
+  const runner: ObservableRunAgent = (input, runOptions) =>
     defer(() => {
       const before = [...(stopping.get(input.threadId) ?? [])];
-      const start$ = defer(() => start(kept(input), signal));
+      const start$ = defer(() => start(kept(input), runOptions));
       return before.length === 0 ? start$ : concat(from(Promise.all(before)).pipe(ignoreElements()), start$);
     });
-  const threads = langGraph ? langGraphThreads(agent as unknown as LangGraphAgentLike) : implementsConnect(agent) ? connectThreads(agentConnect(agent)) : undefined;
+  const threads = langGraph ? langGraphThreads(agent as unknown as LangGraphAgentLike, options.langGraph) : implementsConnect(agent) ? connectThreads(agentConnect(agent)) : undefined;
   return threads ? Object.assign(runner, { threads }) : runner;
 }

@@ -1,10 +1,15 @@
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import type { Observable, ObservableInput } from "rxjs";
+import type { Observable, ObservableInput, SchedulerLike } from "rxjs";
+import type { CarbonAgUiError } from "../errors";
 import type { AgentThreads } from "../threads/agentThreads";
 
 export interface RunAgentOptions {
-  /** Aborted when the turn no longer needs the run: stop, restart, or the turn has ended. */
+  /** Aborted when the adapter no longer needs the run's stream: stop, restart, or nothing more may come of it. */
   signal: AbortSignal;
+  /** The adapter's scheduler: whatever a runner times, it times on it (one clock). */
+  scheduler?: SchedulerLike;
+  /** The adapter's `onWarning`: a runner reports a limit that bit there, as the adapter's own warnings are. */
+  onWarning?: (warning: CarbonAgUiError) => void;
 }
 
 /**

@@ -1,27 +1,54 @@
 import type { BaseEvent, Interrupt, Message } from "@ag-ui/core";
-import type { Observable } from "rxjs";
+import type { Observable, SchedulerLike } from "rxjs";
+import type { CarbonAgUiError } from "../errors";
 import type { ThreadSummary } from "../persistence/store";
 
-/**
- * A thread as the agent's server keeps it: the AG-UI history the next run
- * sends, the shared state, the interrupts still waiting for their resume,
- * and the run still going on it, if any.
- */
-export interface ServerThread {
+/** What is shared by a thread the agent's server keeps, whatever form it gives it in. */
+interface ServerThreadBase {
   threadId: string;
+  /**
+   * What the server brings after what it holds: the run still going on the
+   * thread, from its first event, then live until it ends (LangGraph:
+   * `runs.joinStream`; `connect`: the rest of the replay, whose later runs,
+   * if any, are turns of their own). Unsubscribing lets go of it; the run
+   * goes on.
+   */
+  running?: Observable<BaseEvent>;
+  /** Stops the running run where it runs (Carbon's stop button on a rejoined answer). */
+  stopRunning?: () => Promise<void>;
+}
+
+/** A thread as messages (LangGraph's `threads.getState`): the AG-UI history, the state, the interrupts waiting for their resume. */
+export interface ServerThreadOfMessages extends ServerThreadBase {
   /** AG-UI messages, oldest first, with the server's ids. */
   messages: readonly Message[];
   state: unknown;
   /** Interrupts awaiting a resume (LangGraph: the thread's `tasks[].interrupts`). */
   interrupts: readonly Interrupt[];
-  /**
-   * The run still going on the thread, from its first event, then live until
-   * it ends (LangGraph: `runs.joinStream`; `connect`: the rest of the replay).
-   * Unsubscribing lets go of it; the run goes on.
-   */
-  running?: Observable<BaseEvent>;
-  /** Stops the running run where it runs (Carbon's stop button on a rejoined answer). */
-  stopRunning?: () => Promise<void>;
+}
+
+/**
+ * A thread as the events of its recorded runs (AG-UI's `connect`): each run
+ * from its RUN_STARTED to its RUN_FINISHED or RUN_ERROR, in order. The chat
+ * replays them once through the stages a live answer goes through, so a
+ * restored answer is the live one, Carbon items included; the history, the
+ * state and what waits for an answer are what that replay leaves.
+ */
+export interface ServerThreadOfRuns extends ServerThreadBase {
+  runs: readonly (readonly BaseEvent[])[];
+  /** The RUN_STARTED of the run still going (`running`): the messages it echoes (the person's it answers) are the thread's before its answer. */
+  runningStarted?: BaseEvent;
+}
+
+/** A thread as the agent's server keeps it. */
+export type ServerThread = ServerThreadOfMessages | ServerThreadOfRuns;
+
+/** What the adapter lends a source when it asks it for something: its clock and where warnings go. */
+export interface ThreadCallOptions {
+  /** The adapter's scheduler: whatever a source times, it times on it. */
+  scheduler?: SchedulerLike;
+  /** Hears of a limit that bit (a list cut short, runs not looked at), as the adapter's other warnings do. */
+  onWarning?: (warning: CarbonAgUiError) => void;
 }
 
 /**
@@ -33,9 +60,9 @@ export interface ServerThread {
  */
 export interface AgentThreads {
   /** The thread, or undefined when the server holds none by that id. */
-  load(threadId: string): Promise<ServerThread | undefined>;
+  load(threadId: string, options?: ThreadCallOptions): Promise<ServerThread | undefined>;
   /** The threads the server holds for this person, the latest changed first. Absent: the local store's. */
-  list?(): Promise<ThreadSummary[]>;
+  list?(options?: ThreadCallOptions): Promise<ThreadSummary[]>;
   /** Deletes the thread on the server. */
-  remove?(threadId: string): Promise<void>;
+  remove?(threadId: string, options?: ThreadCallOptions): Promise<void>;
 }

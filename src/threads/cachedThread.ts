@@ -1,5 +1,5 @@
 import type { Message } from "@ag-ui/core";
-import { Conversation } from "../conversation";
+import { Conversation, type Activity } from "../conversation";
 import type { TranscriptEntry } from "../persistence/transcript";
 import type { SchedulerLike } from "rxjs";
 import type { ServerThread } from "./agentThreads";
@@ -13,7 +13,7 @@ export interface CachedThread {
 
 /**
  * The thread as the chat goes on with it: the server's messages, state and
- * pending interrupts, always. What only this browser knew is kept where it
+ * pending interrupts (as `replayed` read them), always. What only this browser knew is kept where it
  * still fits: a turn the server holds exactly as the browser last saw it
  * (the same messages, by id and content) shows as the browser showed it,
  * with its Carbon items, feedback and stopped or failed marks; a turn
@@ -22,9 +22,9 @@ export interface CachedThread {
  * replay of the last answer left waiting; the activities, and the decisions
  * taken on cards still waiting, come from the cache.
  */
-export function withCache(server: ServerThread, replayed: ReplayedThread, cached: CachedThread | undefined, scheduler: SchedulerLike): CachedThread {
+export function withCache(server: Pick<ServerThread, "threadId" | "running">, replayed: ReplayedThread, cached: CachedThread | undefined, scheduler: SchedulerLike): CachedThread {
   const serverTranscript = replayed.transcript;
-  const conversation = new Conversation({ threadId: server.threadId, messages: [...server.messages, ...activityMessages(cached)], state: server.state, scheduler });
+  const conversation = new Conversation({ threadId: server.threadId, messages: [...replayed.messages, ...activityMessages(replayed.activities, cached)], state: replayed.state, scheduler });
   conversation.addPendingInterrupts(replayed.pending);
   if (!cached) return { conversation, transcript: serverTranscript };
   for (const { interrupt, decision } of cached.conversation.pendingInterrupts) {
@@ -32,7 +32,7 @@ export function withCache(server: ServerThread, replayed: ReplayedThread, cached
   }
   const seenHere = new Map(turnsOf(cached.conversation.messages).map((turn) => [turn.request.id, fingerprint([turn.request, ...turn.answer])]));
   const shownHere = byRequest(cached.transcript);
-  const serverTurns = turnsOf(server.messages);
+  const serverTurns = turnsOf(replayed.messages);
   const stillRunning = server.running ? serverTurns.at(-1)?.request.id : undefined;
   const unchanged = new Set(serverTurns.filter((turn) => turn.request.id !== stillRunning && seenHere.get(turn.request.id) === fingerprint([turn.request, ...turn.answer])).map((turn) => turn.request.id));
   const transcript: TranscriptEntry[] = [];
@@ -67,6 +67,8 @@ function fingerprint(messages: readonly Message[]): string {
   );
 }
 
-function activityMessages(cached: CachedThread | undefined): Message[] {
-  return [...(cached?.conversation.activities.values() ?? [])].map(({ messageId, activityType, content }): Message => ({ id: messageId, role: "activity", activityType, content }));
+/** The activities the server's thread left, and those only this browser kept (the server's win). */
+function activityMessages(served: readonly Activity[], cached: CachedThread | undefined): Message[] {
+  const byId = new Map([...(cached?.conversation.activities.values() ?? []), ...served].map((activity) => [activity.messageId, activity]));
+  return [...byId.values()].map(({ messageId, activityType, content }): Message => ({ id: messageId, role: "activity", activityType, content }));
 }

@@ -1,10 +1,11 @@
 import { EventType, type BaseEvent, type Interrupt, type Message } from "@ag-ui/core";
 import { from, type SchedulerLike } from "rxjs";
-import { Conversation } from "../conversation";
+import { Conversation, type Activity } from "../conversation";
+import { isRecord } from "../internal/isRecord";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { TranscriptLog } from "../persistence/transcriptLog";
-import type { TranscriptEntry } from "../persistence/transcript";
-import type { ServerThread } from "./agentThreads";
+import type { TranscriptDecision, TranscriptEntry } from "../persistence/transcript";
+import type { ServerThread, ServerThreadOfMessages, ServerThreadOfRuns } from "./agentThreads";
 
 /** A turn of a thread's history: the person's message, and what the agent did with it. */
 export interface HistoryTurn {
@@ -30,8 +31,13 @@ export function textOf(message: Extract<Message, { role: "user" }>): string {
   return content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-/** What a thread the agent's server keeps comes to in the chat: what it shows, and the interrupts its last answer leaves waiting. */
+/** What a thread the agent's server keeps comes to in the chat, read once through the stages. */
 export interface ReplayedThread {
+  /** The history the next run sends. */
+  messages: readonly Message[];
+  state: unknown;
+  /** The activities the thread's events left (a thread given as messages has none of its own). */
+  activities: readonly Activity[];
   transcript: TranscriptEntry[];
   /**
    * The interrupts waiting once the last answer is shown: the server's, and
@@ -41,22 +47,97 @@ export interface ReplayedThread {
   pending: Interrupt[];
 }
 
+export interface ThreadReplayOptions {
+  /** The options answers are shown with (item policy, `html`, `askedTools`…); its time-based and recording ones are the replay's own. */
+  pipeline: AgUiToCarbonOptions;
+  scheduler: SchedulerLike;
+  /** ISO 8601: the time the restored messages show (the server keeps none per message). */
+  time: string;
+}
+
 /**
- * What the chat shows of a thread the agent's server holds, as a transcript:
- * each turn's answer is replayed as the run that made it (its text, tool
- * calls with their results, reasoning), through the same stages that show a
- * live answer, so a restored step or card reads as a live one did. The last
- * turn ends on the thread's pending interrupts (their decision cards), or,
- * with `runningTurn`, is left without its answer: the rejoined run shows it.
+ * What the chat shows of a thread the agent's server holds, with the
+ * history, state and waiting interrupts the chat goes on from: its answers
+ * go through the same stages that show a live answer, once, so a restored
+ * step or card reads as a live one did.
+ *
+ * - A thread of recorded runs (`connect`) replays each run as it came: the
+ *   person's messages its RUN_STARTED echoes are the requests, and what the
+ *   run showed (Carbon items included) is the answer.
+ * - A thread of messages (LangGraph) replays each turn's answer as the run
+ *   that would have made it (its text, tool calls with their results,
+ *   reasoning); the last ends on the thread's interrupts (their decision
+ *   cards). With a run still going (`running`), the last turn is left
+ *   without its answer: the rejoined run shows it.
  */
-export function transcriptOfThread(thread: Pick<ServerThread, "threadId" | "messages" | "interrupts">, options: ThreadReplayOptions): ReplayedThread {
+export function replayThread(thread: ServerThread, options: ThreadReplayOptions): ReplayedThread {
+  return "runs" in thread ? replayRuns(thread, options) : replayMessages(thread, options);
+}
+
+function replayRuns(thread: ServerThreadOfRuns, options: ThreadReplayOptions): ReplayedThread {
+  const { threadId } = thread;
+  const conversation = new Conversation({ threadId, scheduler: options.scheduler });
+  const log = new TranscriptLog();
+  for (const run of thread.runs) {
+    const requestId = takeInput(conversation, log, run[0], options.time);
+    const { runId } = (run[0] ?? {}) as { runId?: unknown };
+    // Synchronous: the events are an array, and nothing is merged in time.
+    from(run)
+      .pipe(
+        agUiToCarbon({
+          ...options.pipeline,
+          conversation,
+          coalesce: false,
+          responseId: `${typeof runId === "string" ? runId : `${threadId}-${log.toEntries().length}`}-answer`,
+          ...(requestId !== undefined && { requestId }),
+          record: (chunk) => log.addChunk(chunk, options.time, requestId),
+        }),
+      )
+      .subscribe({ error: () => undefined });
+  }
+  // The run still going: the person's message it answers shows; the rejoined run shows its answer.
+  if (thread.runningStarted) {
+    takeInput(conversation, log, thread.runningStarted, options.time);
+    conversation.addMissingMessages(inputOf(thread.runningStarted).messages);
+  }
+  return {
+    messages: conversation.messages,
+    state: conversation.state,
+    activities: [...conversation.activities.values()],
+    transcript: log.toEntries(),
+    pending: conversation.pendingInterrupts.map((entry) => entry.interrupt),
+  };
+}
+
+/**
+ * What a run's RUN_STARTED tells before its events: the interrupts waiting
+ * are answered by it (their fates as its resume says), the person's
+ * messages it echoes that the thread does not hold are requests, and the
+ * state it began with is the state. Returns the request it answers.
+ */
+function takeInput(conversation: Conversation, log: TranscriptLog, started: BaseEvent | undefined, time: string): string | undefined {
+  const input = inputOf(started);
+  const answered = new Set(conversation.takePendingInterrupts().map((entry) => entry.interrupt.id));
+  for (const { interruptId, answer } of resumeAnswers(input)) if (answered.has(interruptId)) log.addDecision(interruptId, answer, time);
+  let requestId = lastRequestIn(conversation.messages);
+  for (const message of input.messages) {
+    if (message.role !== "user" || conversation.hasMessage(message.id)) continue;
+    log.addRequest(message.id, textOf(message), time);
+    requestId = message.id;
+  }
+  if (input.state !== undefined && input.state !== null) conversation.replaceState(input.state);
+  return requestId;
+}
+
+function replayMessages(thread: ServerThreadOfMessages, options: ThreadReplayOptions): ReplayedThread {
   const log = new TranscriptLog();
   const turns = turnsOf(thread.messages);
-  let pending: Interrupt[] = options.runningTurn ? [...thread.interrupts] : [];
+  const runningTurn = thread.running !== undefined;
+  let pending: Interrupt[] = runningTurn ? [...thread.interrupts] : [];
   turns.forEach((turn, at) => {
     const last = at === turns.length - 1;
     log.addRequest(turn.request.id, textOf(turn.request), options.time);
-    if (last && options.runningTurn) return;
+    if (last && runningTurn) return;
     const events = runOfAnswer(thread.threadId, turn.answer, last ? thread.interrupts : []);
     const conversation = new Conversation({ threadId: thread.threadId, scheduler: options.scheduler });
     // Synchronous: the events are an array, and nothing is merged in time.
@@ -65,17 +146,30 @@ export function transcriptOfThread(thread: Pick<ServerThread, "threadId" | "mess
       .subscribe({ error: () => undefined });
     if (last) pending = conversation.pendingInterrupts.map((entry) => entry.interrupt);
   });
-  return { transcript: log.toEntries(), pending };
+  return { messages: thread.messages, state: thread.state, activities: [], transcript: log.toEntries(), pending };
 }
 
-export interface ThreadReplayOptions {
-  /** The options answers are shown with (item policy, `html`, `askedTools`…); its time-based and recording ones are the replay's own. */
-  pipeline: AgUiToCarbonOptions;
-  scheduler: SchedulerLike;
-  /** ISO 8601: the time the restored messages show (the server keeps none per message). */
-  time: string;
-  /** The thread's last turn is still being answered by a run. */
-  runningTurn?: boolean;
+/** What a recorded run was given, as its RUN_STARTED echoes it (CopilotKit records the messages a run brought there). */
+function inputOf(event: BaseEvent | undefined): { messages: Message[]; state?: unknown; resume: unknown[] } {
+  const input: unknown = event?.type === EventType.RUN_STARTED ? (event as { input?: unknown }).input : undefined;
+  if (!isRecord(input)) return { messages: [], resume: [] };
+  const messages = Array.isArray(input.messages) ? (input.messages as unknown[]).filter((message): message is Message => isRecord(message) && typeof message.id === "string" && typeof message.role === "string") : [];
+  return { messages, state: input.state, resume: Array.isArray(input.resume) ? input.resume : [] };
+}
+
+/** How a resume answered each interrupt, as a card says it: a cancellation as a rejection, an approval with arguments as an edit. */
+function resumeAnswers(input: { resume: unknown[] }): { interruptId: string; answer: TranscriptDecision["answer"] }[] {
+  return input.resume.flatMap((entry) => {
+    if (!isRecord(entry) || typeof entry.interruptId !== "string") return [];
+    const payload = isRecord(entry.payload) ? entry.payload : undefined;
+    const answer: TranscriptDecision["answer"] = entry.status === "cancelled" ? "reject" : payload?.approved === true ? (payload.args !== undefined ? "edit" : "approve") : "answer";
+    return [{ interruptId: entry.interruptId, answer }];
+  });
+}
+
+function lastRequestIn(messages: readonly Message[]): string | undefined {
+  for (let at = messages.length - 1; at >= 0; at--) if (messages[at]!.role === "user") return messages[at]!.id;
+  return undefined;
 }
 
 /** The events of a run that would have made `answer`, ending on `interrupts`. */

@@ -7,7 +7,6 @@ import {
   EMPTY,
   finalize,
   from,
-  identity,
   ignoreElements,
   mergeMap,
   Observable,
@@ -31,7 +30,6 @@ import { splitRuns, type StreamRun } from "../../operators/runs/splitRuns";
 import { joinConsecutiveDeltas } from "../../internal/joinedDeltas";
 import { renderCostMeter } from "../../internal/renderCost";
 import type { ResolvedOptions, RunPipelineParts } from "../options";
-import { approvalsRequested } from "../approvalsRequested";
 import type { Turn } from "./turn";
 
 /** The stream's first event came: the agent has the run (a resume's decisions are consumed). */
@@ -55,6 +53,8 @@ export interface RunDelivery {
   describeError: (error: unknown) => string | undefined;
   /** Takes what a run's stream brings after the run (see `StreamTails`). */
   follow: (rest: Observable<StreamRun>, cut: () => void, turn: Turn, requestId: string | undefined) => void;
+  /** With a tool server: hears of each run of ours that finished (not cancelled), by the id the agent was given (see `LateApprovals`). */
+  finished?: (runId: string, turn: Turn) => void;
 }
 
 /**
@@ -162,21 +162,18 @@ export type Prelude = readonly BaseEvent[];
  * what the stream brings next goes to `delivery.follow`, which lets go of it
  * when nothing more may come.
  */
-function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRequest, { options, follow }: RunDelivery, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
+function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRequest, { options, follow, finished }: RunDelivery, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
   const stop = turn.ended$;
   const pipeline = options.pipeline({ ...parts, stop });
   return defer(() => {
     // The run's own signal: aborted once the stream is let go of.
     const controller = new AbortController();
-    const source = defer(() => from(events ?? options.run(input, { signal: controller.signal }))).pipe(
+    const source = defer(() => from(events ?? options.run(input, { signal: controller.signal, scheduler: options.scheduler, onWarning: options.onWarning }))).pipe(
       // A runner that fails with an error of its own (in-process MastraAgent, instead of RUN_ERROR) fails the run.
       catchError((error: unknown) => throwError(() => asCarbonAgUiError(error, (message, errorOptions) => new AgUiRunError(message, undefined, errorOptions)))),
       // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the turn fails, saying so.
       throwIfEmpty(() => new AgUiEmptyRunError()),
       withPrelude(prelude),
-      // Approvals the tool server was asked for in the run, which its stream does not show, join it before its RUN_FINISHED
-      // (a run rejoined is not the one `input` names).
-      options.toolClient && !events ? approvalsRequested({ client: options.toolClient, conversation: turn.conversation, runId: input.runId, scheduler: options.scheduler, report: (warning) => options.onWarning(warning) }) : identity,
       finalize(() => controller.abort()),
     );
     const runs = connectable(source.pipe(splitRuns()), { connector: () => new ReplaySubject<StreamRun>(), resetOnDisconnect: false });
@@ -190,6 +187,10 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
       mergeMap(({ first, events: run }) =>
         concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
       ),
+      // A run of ours that finished (a run rejoined, or given as events, is not the one `input` names).
+      tap((element) => {
+        if (finished && !events && "kind" in element && element.kind === "run.finished" && element.outcome?.type !== "cancelled") finished(input.runId, turn);
+      }),
       finalize(() => {
         letGo.unsubscribe();
         if (turn.ended) connection.unsubscribe();

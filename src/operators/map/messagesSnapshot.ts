@@ -11,8 +11,8 @@ export interface MessagesSnapshotOptions {
 /**
  * MESSAGES_SNAPSHOT becomes a `history.snapshot` write (reconciled by id, see
  * `Conversation.replaceMessages`). An assistant message in the snapshot that
- * the person has not seen — neither in an earlier turn (`knownMessageIds`)
- * nor streamed in this one, as from a graph that does not stream, or the
+ * the person has not seen — neither in an earlier turn (`knownMessageIds`),
+ * nor echoed in the run's input, nor streamed in this one, as from a graph that does not stream, or the
  * continuation after a resume — is shown as a text item under its message
  * id. The messages this run streamed are learnt from their START events, or
  * from the `history.*` writes the mappings made of them, whichever reaches
@@ -32,6 +32,7 @@ export function messagesSnapshot(options: MessagesSnapshotOptions = {}): MonoTyp
           if (!("type" in element)) {
             if (element.kind === "history.reserve") known.add(element.messageId);
             else if (element.kind === "history.message") known.add(element.message.id);
+            else if (element.kind === "history.input") for (const message of element.messages) known.add(message.id);
             return out.next(element);
           }
           switch (element.type) {
@@ -57,6 +58,6 @@ export function messagesSnapshot(options: MessagesSnapshotOptions = {}): MonoTyp
         },
       };
     },
-    [EventType.MESSAGES_SNAPSHOT, EventType.TEXT_MESSAGE_START, EventType.REASONING_MESSAGE_START, EventType.TOOL_CALL_START, "history.reserve", "history.message"],
+    [EventType.MESSAGES_SNAPSHOT, EventType.TEXT_MESSAGE_START, EventType.REASONING_MESSAGE_START, EventType.TOOL_CALL_START, "history.reserve", "history.message", "history.input"],
   );
 }

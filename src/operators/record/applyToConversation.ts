@@ -19,6 +19,7 @@ const WRITES = [
   "history.reserve",
   "history.encryptedValue",
   "history.snapshot",
+  "history.input",
   "state.snapshot",
   "state.delta",
   "activity.snapshot",
@@ -54,6 +55,8 @@ export function applyToConversation(conversation: Conversation, options: ApplyTo
             return conversation.attachEncryptedValue(element.subtype, element.entityId, element.encryptedValue);
           case "history.snapshot":
             return conversation.replaceMessages(element.messages);
+          case "history.input":
+            return conversation.addMissingMessages(element.messages);
           case "state.snapshot":
             return conversation.replaceState(element.snapshot);
           case "state.delta": {
