@@ -2,7 +2,7 @@ import type { BaseEvent, Interrupt, Message, RunAgentInput } from "@ag-ui/core";
 import { Observable, Subject } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
-import { AgUiThreadServerError, type CarbonAgUiError } from "../src/errors";
+import { AgUiConnectionError, AgUiThreadServerError, type CarbonAgUiError } from "../src/errors";
 import { memoryStore } from "../src/persistence/memoryStore";
 import type { CarbonHistoryItem, CarbonHistoryResponse } from "../src/persistence/restore";
 import type { AgentThreads, ServerThread } from "../src/threads/agentThreads";
@@ -136,6 +136,71 @@ describe("a thread the agent's server keeps", () => {
     expect(shown.map((response) => response.output.generic.map((item) => item.text).join(""))).toEqual(["First answer.", "Second answer, redone elsewhere."]);
     expect(shown[0]!.history.feedback).toEqual({ f1: { is_positive: true } });
     expect((again.adapter.messages[3] as { content: string }).content).toBe("Second answer, redone elsewhere.");
+  });
+
+  it.each([
+    ["the page goes away, then the unload breaks the connection", true, new TypeError("network error")],
+    ["the reload aborts the connection before the page goes away (Chromium)", false, new AgUiConnectionError("The connection to the agent broke off mid-stream")],
+  ])("shows the server's finished answer whole after a reload mid-answer (%s): no mark the browser did not earn", async (_case, pageHides, broken) => {
+    const page = new EventTarget();
+    Object.assign(globalThis, { addEventListener: page.addEventListener.bind(page), removeEventListener: page.removeEventListener.bind(page) });
+    try {
+      let emit: { next(event: BaseEvent): void; error(error: unknown): void } | undefined;
+      const agent = new KeepingAgent([]);
+      const store = memoryStore();
+      const first = adapterOn(agent, {
+        persistence: { store, channel: false },
+        run: (input) => {
+          agent.inputs.push(input);
+          return new Observable<BaseEvent>((subscriber) => void (emit = subscriber));
+        },
+      });
+      const carbon = new CarbonRecorder();
+      const sent = first.adapter.sendMessage(request("Tell me a story"), sendOptions(), carbon);
+      await waitUntil(() => emit !== undefined);
+      // The whole story came, but not the run's end.
+      for (const event of [ev.runStarted(), ...ev.message("a1", "Once upon a time, ", "the end.")]) emit!.next(event);
+      await waitUntil(() => carbon.chunks.length > 0);
+      if (pageHides) page.dispatchEvent(new Event("pagehide"));
+      emit!.error(broken);
+      await sent;
+      await first.adapter.saveNow();
+      // The run went on on the server, to its end: what the browser saw.
+      agent.threads.set("thread-1", { messages: [{ id: "u-Tell me a story", role: "user", content: "Tell me a story" }, { id: "a1", role: "assistant", content: "Once upon a time, the end." }], interrupts: [] });
+
+      const again = adapterOn(agent, { persistence: { store, channel: false } });
+      const shown = responses(await again.adapter.loadHistory(new CarbonRecorder()));
+      expect(shown.map((response) => response.output.generic.map((item) => [item.response_type, item.text, item.streaming_metadata?.stream_stopped]))).toEqual([[["text", "Once upon a time, the end.", undefined]]]);
+    } finally {
+      delete (globalThis as { addEventListener?: unknown }).addEventListener;
+      delete (globalThis as { removeEventListener?: unknown }).removeEventListener;
+    }
+  });
+
+  it("keeps a mark this browser alone knows only while the server's turn is the one it saw: a stop the person pressed stays on the answer the server holds unchanged", async () => {
+    let emit: ((event: BaseEvent) => void) | undefined;
+    const agent = new KeepingAgent([]);
+    const store = memoryStore();
+    const first = adapterOn(agent, { persistence: { store, channel: false }, run: () => new Observable<BaseEvent>((subscriber) => void (emit = (event) => subscriber.next(event))) });
+    const carbon = new CarbonRecorder();
+    const sent = first.adapter.sendMessage(request("Tell me a story"), sendOptions(), carbon);
+    await waitUntil(() => emit !== undefined);
+    for (const event of [ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Half of it")]) emit!(event);
+    await waitUntil(() => carbon.chunks.length > 0);
+    await carbon.pressStop();
+    await sent;
+    await first.adapter.saveNow();
+    // The server holds what the browser saw: the stop is the browser's to tell.
+    agent.threads.set("thread-1", { messages: [{ id: "u-Tell me a story", role: "user", content: "Tell me a story" }, { id: "a1", role: "assistant", content: "Half of it" }], interrupts: [] });
+    const again = adapterOn(agent, { persistence: { store, channel: false } });
+    const [shown] = responses(await again.adapter.loadHistory(new CarbonRecorder()));
+    expect(shown!.output.generic.at(-1)).toMatchObject({ text: "Half of it", streaming_metadata: { stream_stopped: true } });
+    // Changed there since: the server's turn, without the mark.
+    (agent.threads.get("thread-1")!.messages[1] as { content: string }).content = "Half of it, and the rest.";
+    const later = adapterOn(agent, { persistence: { store, channel: false } });
+    const [changed] = responses(await later.adapter.loadHistory(new CarbonRecorder()));
+    expect(changed!.output.generic.at(-1)).toMatchObject({ text: "Half of it, and the rest." });
+    expect(changed!.output.generic.at(-1)?.streaming_metadata?.stream_stopped).toBeUndefined();
   });
 
   it.each([

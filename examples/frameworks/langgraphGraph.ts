@@ -36,6 +36,15 @@ export const STORY = ["Once upon a time ", "there was ", "a graph ", "that told 
 
 const textOf = (message: BaseMessage | undefined) => (typeof message?.content === "string" ? message.content : "");
 
+/**
+ * With `CARBON_AGUI_STORY_GATE` (a URL; the browser tests set it), each chunk of the story after the first waits for
+ * `GET <gate>/<chunk>` to be answered: the test drives the story's pace, whatever the machine's speed.
+ */
+function storyGate(): Pick<ScriptedReply, "gate"> {
+  const gate = process.env.CARBON_AGUI_STORY_GATE;
+  return gate ? { gate: (chunk) => fetch(`${gate}/${chunk}`).then((response) => void response.body?.cancel()) } : {};
+}
+
 /** The model's answer, by keyword in the person's latest message (after a tool result: a sentence about it). */
 export function scriptedReply(messages: BaseMessage[]): ScriptedReply {
   const last = messages[messages.length - 1];
@@ -54,7 +63,7 @@ export function scriptedReply(messages: BaseMessage[]): ScriptedReply {
   }
   if (/delete/i.test(said)) return { text: ["I need your approval first."], toolCalls: [{ id: id(), name: "delete_files", args: { pattern: "*.tmp" } }] };
   if (/inventory/i.test(said)) return { text: ["Let me count."], toolCalls: [{ id: id(), name: "check_inventory", args: {} }] };
-  if (/story/i.test(said)) return { text: STORY, pauseMs: 150 };
+  if (/story/i.test(said)) return { text: STORY, pauseMs: 150, ...storyGate() };
   return { text: ["You said: ", said || "(nothing)"] };
 }
 

@@ -16,6 +16,8 @@ export interface ScriptedReply {
   toolCalls?: ScriptedCall[];
   /** Milliseconds between chunks. */
   pauseMs?: number;
+  /** Waits before each chunk after the first, once the pause is over: a test that drives the answer's pace releases them. */
+  gate?: (chunk: number) => Promise<void>;
 }
 
 /**
@@ -42,7 +44,7 @@ export class ScriptedChatModel extends BaseChatModel {
   }
 
   override async *_streamResponseChunks(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
-    const { text = [], toolCalls = [], pauseMs = 10 } = this.reply(messages);
+    const { text = [], toolCalls = [], pauseMs = 10, gate } = this.reply(messages);
     // No ids: LangChain names the chunks of a call after its run, as it does for providers that send none.
     const chunks: AIMessageChunk[] = text.map((delta) => new AIMessageChunk({ content: delta }));
     // An empty chunk closes the text, as providers end a content block: @ag-ui/langgraph takes the chunk after the
@@ -52,8 +54,9 @@ export class ScriptedChatModel extends BaseChatModel {
       chunks.push(new AIMessageChunk({ content: "", tool_call_chunks: [{ id: callId, name, args: "", index, type: "tool_call_chunk" }] }));
       chunks.push(new AIMessageChunk({ content: "", tool_call_chunks: [{ args: JSON.stringify(args), index, type: "tool_call_chunk" }] }));
     });
-    for (const message of chunks) {
+    for (const [index, message] of chunks.entries()) {
       await pause(pauseMs, options.signal);
+      if (gate && index > 0) await gate(index);
       options.signal?.throwIfAborted();
       const delta = typeof message.content === "string" ? message.content : "";
       const chunk = new ChatGenerationChunk({ text: delta, message });

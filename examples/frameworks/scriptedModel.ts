@@ -22,6 +22,8 @@ export interface ModelStep {
   breakAfterText?: string;
   /** Keep the stream open this long after the text (for the stop button), then finish; aborting the call ends it at once. */
   holdAfterTextMs?: number;
+  /** Keep the stream open after the text until this settles (a test drives the run's pace), then finish; aborting the call ends it at once. */
+  holdUntil?: () => Promise<void>;
 }
 
 /** What the model answers to one call, from the call (the prompt it got). */
@@ -79,12 +81,13 @@ function stepStream(step: ModelStep, signal: AbortSignal | undefined, pauseMs: n
     parts.push({ type: "finish", usage, finishReason: { unified: toolCalls ? "tool-calls" : "stop", raw: toolCalls ? "tool_calls" : "stop" } });
   }
   // A held step stops after its text until the hold is over or the call is aborted.
-  const heldAt = step.holdAfterTextMs === undefined ? -1 : parts.findIndex((part) => part.type === "text-end");
+  const held = step.holdAfterTextMs !== undefined || step.holdUntil !== undefined;
+  const heldAt = held ? parts.findIndex((part) => part.type === "text-end") : -1;
   let position = 0;
   return new ReadableStream<LanguageModelV3StreamPart>({
     async pull(controller) {
       if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      if (position === heldAt) await hold(step.holdAfterTextMs ?? 0, signal);
+      if (position === heldAt) await hold(step, signal);
       if (signal?.aborted) return controller.error(signal.reason);
       const part = parts[position++];
       if (part !== undefined) return controller.enqueue(part);
@@ -94,11 +97,13 @@ function stepStream(step: ModelStep, signal: AbortSignal | undefined, pauseMs: n
   });
 }
 
-function hold(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function hold({ holdAfterTextMs = 0, holdUntil }: ModelStep, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => resolve(), { once: true });
+    if (holdUntil) return void holdUntil().then(resolve, resolve);
+    const timer = setTimeout(resolve, holdAfterTextMs);
     // A run the framework never stops (CopilotKit over HTTP, Mastra) must not keep the process alive.
     timer.unref();
-    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    signal?.addEventListener("abort", () => clearTimeout(timer), { once: true });
   });
 }

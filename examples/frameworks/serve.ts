@@ -49,7 +49,12 @@ export const demoReply: ModelReply = ({ prompt }) => {
   if (/stock/i.test(said)) return { toolCalls: [{ id, name: "get_stock_price", args: { symbol: tickerIn(said) ?? "IBM" } }] };
   if (/delete/i.test(said)) return { text: ["I need your approval first."], toolCalls: [{ id, name: "delete_files", args: { pattern: "*.tmp" } }] };
   // A long answer, held open after its text: for the stop button, and for a reload that rejoins the run still going.
-  if (/story/i.test(said)) return { text: ["Once upon a time ", "there was ", "a runtime ", "that kept ", "its runs ", "going."], holdAfterTextMs: 3_000 };
+  // With CARBON_AGUI_STORY_GATE (the browser tests), held until `GET <gate>/hold` is answered: the test drives its pace.
+  if (/story/i.test(said)) {
+    const gate = process.env.CARBON_AGUI_STORY_GATE;
+    const held = gate ? { holdUntil: () => fetch(`${gate}/hold`).then((response) => void response.body?.cancel()) } : { holdAfterTextMs: 3_000 };
+    return { text: ["Once upon a time ", "there was ", "a runtime ", "that kept ", "its runs ", "going."], ...held };
+  }
   if (/think/i.test(said)) return { reasoning: ["The person wants ", "me to think."], text: ["I thought about it: ", "yes."] };
   return { text: ["You said: ", said || "(nothing)"] };
 };

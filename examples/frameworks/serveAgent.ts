@@ -24,7 +24,8 @@ interface ActiveRun {
  * when asked: POST
  * `/agent/stop/<threadId>` with `{ "runId": … }` (the client's run id, as the
  * page's stop button sends it; see `stoppingRuns` in
- * examples/web/httpThreads.ts). An agent that keeps no threads stops its run
+ * examples/web/httpThreads.ts) stops that run, and nothing else: a stop for a
+ * run this server no longer reads is too late to stop anything. An agent that keeps no threads stops its run
  * when the client goes away, as nothing could rejoin it.
  *
  * Where the agent keeps threads (`fromAgent`'s `run.threads`: a
@@ -63,9 +64,9 @@ export function serveAgent(agent: AgUiAgent, port = 0): Promise<RunningServer> {
       if (request.method === "POST" && stop) {
         const { runId } = JSON.parse((await bodyOf(request)) || "{}") as { runId?: string };
         const threadId = decodeURIComponent(stop[1]!);
+        // Only the run named: a stop that comes late, for a run this server no longer reads, must not stop the one going now.
         const going = active.get(threadId);
         if (going && (runId === undefined || going.runId === runId)) stopActive(threadId);
-        else await threads?.load(threadId).then((thread) => thread?.stopRunning?.());
         return answer(response, 204);
       }
       if (threads && path.startsWith("/agent/threads")) return await threadRoute(threads, request, response, path);

@@ -8,12 +8,14 @@ import { STORY, type ConfirmedCall } from "../../examples/frameworks/langgraphGr
 import { serveFramework, type FrameworkServer } from "../../examples/frameworks/serve";
 import { startWebDemo, type WebDemo } from "../../examples/web/serve";
 import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "./browser";
+import { startStoryGate, type StoryGate } from "./storyGate";
 
 /**
  * The LangGraph demo as `npm run demo:langgraph` serves it (the LangGraph API server with the example graph, behind
  * serveAgent's run and thread routes; the page's threads from examples/web/httpThreads.ts), in Chromium: threads
  * restored from the agent's server, in separate browser contexts as two devices (no storage shared). Screenshots go
- * to docs/screenshots/threads-*.png.
+ * to docs/screenshots/threads-*.png. The story's pace is the test's (`StoryGate`): a reload lands mid-answer, or after
+ * the answer, because the test says so, whatever the machine's speed.
  */
 const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
 /** The text a message shows: Carbon renders it inside shadow roots, which `textContent` leaves out. */
@@ -40,19 +42,27 @@ const shot = async (page: Page, name: string, height = PAGE_OPTIONS.viewport.hei
 let agent: FrameworkServer;
 let demo: WebDemo;
 let browser: Browser;
+let gate: StoryGate;
 const contexts: BrowserContext[] = [];
 beforeAll(async () => {
+  gate = await startStoryGate();
+  // Read by the demos' story (the LangGraph server's child process inherits it).
+  process.env.CARBON_AGUI_STORY_GATE = gate.url;
   agent = await serveFramework("langgraph");
   demo = await startWebDemo(agent.url, agent.threads);
   browser = await launchChromium();
 }, 90_000);
+beforeEach(() => gate.hold());
 afterEach(async () => {
+  gate.releaseAll();
   await Promise.all(contexts.splice(0).map((context) => context.close()));
 });
 afterAll(async () => {
   await browser?.close();
   await demo?.close();
   await agent?.close();
+  await gate?.close();
+  delete process.env.CARBON_AGUI_STORY_GATE;
 });
 
 /** A device of its own: a fresh browser context (its own IndexedDB), on the demo at `query`. */
@@ -123,21 +133,42 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     await a.send("Tell me a story");
     await messages(a.page).getByText("Once upon a time").waitFor();
     const threadId = await threadInUrl(a.page);
-    // The reloaded page asks for the running run (the demo's thread API, which joins the LangGraph run).
-    const rejoined = a.page.waitForRequest((request) => request.url().endsWith(`/threads/${threadId}/running`), { timeout: 15_000 });
+    // The story waits at its second chunk until the reload is done: the reloaded page finds the run going, whatever the machine's speed.
+    const rejoined = a.page.waitForRequest((request) => request.url().endsWith(`/threads/${threadId}/running`), { timeout: 20_000 });
     await a.page.reload();
     await a.page.getByRole("textbox").first().waitFor();
     await rejoined;
+    await messages(a.page).getByText("Once upon a time").waitFor();
+    gate.releaseAll();
     await messages(a.page).getByText("pressed stop.").waitFor({ timeout: 20_000 });
     const story = STORY.join("");
     const shown = await chatText(a.page);
     expectPage(occurrences(shown, "Once upon a time")).toBe(1);
     expectPage(occurrences(shown, story.trim())).toBe(1);
     expectPage(shown).not.toContain("Response stopped");
+    expectPage(shown).not.toContain("incomplete");
     await shot(a.page, "threads-reload-rejoined");
     // The run ended on the server as it would have without the reload: the story whole on the LangGraph thread.
     const { values } = await langGraphClient(agent.langGraphUrl!).threads.getState<{ messages?: { type: string; content: unknown }[] }>(threadId);
     expectPage(values.messages?.filter((message) => message.type === "ai").map((message) => message.content)).toEqual([story]);
+  });
+
+  it("restores a run that ended before the reload: the answer once and whole, no mark, nothing to rejoin", async () => {
+    gate.releaseAll();
+    const a = await device();
+    await a.send("Tell me a story");
+    await messages(a.page).getByText("pressed stop.").waitFor({ timeout: 20_000 });
+    const threadId = await threadInUrl(a.page);
+    let asked = false;
+    a.page.on("request", (request) => (asked ||= request.url().endsWith(`/threads/${threadId}/running`)));
+    await a.page.reload();
+    await messages(a.page).getByText("pressed stop.").waitFor();
+    const shown = await chatText(a.page);
+    expectPage(occurrences(shown, "Once upon a time")).toBe(1);
+    expectPage(occurrences(shown, STORY.join("").trim())).toBe(1);
+    expectPage(shown).not.toContain("Response stopped");
+    expectPage(shown).not.toContain("incomplete");
+    expectPage(asked).toBe(false);
   });
 
   it("stops the LangGraph run with Carbon's stop button, on a live answer and on one rejoined after a reload", async () => {
@@ -149,27 +180,29 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     await a.page.getByRole("button", { name: /stop/i }).click();
     await messages(a.page).getByText("Response stopped").waitFor();
     // The page's stop route stopped the run where it runs: cancelled on the LangGraph server, not run to its end.
-    for (let waited = 0; (await runs(threadId)).includes("running") && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; (await runs(threadId)).includes("running") && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expectPage(await runs(threadId)).toEqual(["interrupted"]);
     expectPage(occurrences(await chatText(a.page), "pressed stop.")).toBe(0);
 
-    // Again, reloaded mid-answer: the rejoined answer's stop button stops the server's run too.
+    // Again, reloaded mid-answer (the story waits for the test): the rejoined answer's stop button stops the server's run too.
+    gate.hold();
     await a.send("Another story, please");
     await messages(a.page).getByText("Once upon a time").nth(1).waitFor();
-    // The graph's story lasts some 2 s: a reload slower than that (a loaded machine) finds the run over, nothing to stop.
-    const rejoined = a.page.waitForRequest((request) => request.url().endsWith(`/threads/${threadId}/running`), { timeout: 15_000 });
+    const rejoined = a.page.waitForRequest((request) => request.url().endsWith(`/threads/${threadId}/running`), { timeout: 20_000 });
     await a.page.reload();
     await a.page.getByRole("textbox").first().waitFor();
     await rejoined;
-    await a.page.getByRole("button", { name: /stop/i }).click({ timeout: 5_000 });
+    await messages(a.page).getByText("Once upon a time").nth(1).waitFor();
+    await a.page.getByRole("button", { name: /stop/i }).click({ timeout: 10_000 });
     // The first answer's mark kept (this browser's cache), the second's new.
     await messages(a.page).getByText("Response stopped").nth(1).waitFor();
-    for (let waited = 0; (await runs(threadId)).includes("running") && waited < 5_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; (await runs(threadId)).includes("running") && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expectPage(await runs(threadId)).toEqual(["interrupted", "interrupted"]);
     expectPage(occurrences(await chatText(a.page), "Once upon a time")).toBe(2);
     expectPage(occurrences(await chatText(a.page), "pressed stop.")).toBe(0);
     await shot(a.page, "threads-stopped");
     // The thread goes on.
+    gate.releaseAll();
     await a.send("Hello again");
     await messages(a.page).getByText("You said: Hello again").waitFor();
   });
@@ -256,7 +289,8 @@ describe("threads restored from CopilotKit's runtime in Chromium (the CopilotKit
     await approve.click();
     await b.page.locator(".cagr-decision-card .cagr-card-status", { hasText: "Approved." }).waitFor();
 
-    // A run still going when the page reloads: the reloaded page rejoins it (the runtime's connect), the story once.
+    // A run still going when the page reloads (held open by the test until the reload is done): the reloaded page
+    // rejoins it (the runtime's connect), the story once.
     await b.send("Tell me a story");
     await messages(b.page).getByText("its runs going.").waitFor();
     await b.page.reload();
@@ -264,6 +298,7 @@ describe("threads restored from CopilotKit's runtime in Chromium (the CopilotKit
     await messages(b.page).getByText("its runs going.").waitFor();
     expectPage(await b.page.getByRole("button", { name: /stop/i }).count()).toBe(1);
     // Its end: the stop button gone once the held run finishes on the runtime.
+    gate.release("hold");
     await b.page.getByRole("button", { name: /stop/i }).waitFor({ state: "detached", timeout: 10_000 });
     const shown = await chatText(b.page);
     expectPage(occurrences(shown, "Once upon a time")).toBe(1);

@@ -1,6 +1,6 @@
 import type { CarbonChatInstance, CarbonThreadInstance } from "../carbon";
 import type { Conversation } from "../conversation";
-import { AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
+import { AgUiConnectionError, AgUiThreadSavedElsewhereError, asCarbonAgUiError } from "../errors";
 import { threadServerError } from "../threads/threadServerError";
 import type { AgentThreads } from "../threads/agentThreads";
 import { loadThread, type LoadedForChat, type RunningRun } from "./loadThread";
@@ -84,7 +84,8 @@ export class ChatPersistence implements TurnRecord {
     // where the run cannot be rejoined.
     this.onPageHide = () => {
       const changing = host.busy() || this.threads.hasUnsaved(host.current().threadId);
-      if (!server) host.stopAll();
+      if (server) this.threads.logOf(host.current()).leave();
+      else host.stopAll();
       if (changing) this.threads.saveBeforeUnload(host.current());
     };
     globalThis.addEventListener?.("pagehide", this.onPageHide);
@@ -99,10 +100,16 @@ export class ChatPersistence implements TurnRecord {
   }
 
   /** The run's response id and where its chunks are recorded. */
-  recording(conversation: Conversation, requestId: string | undefined): Pick<AgUiToCarbonOptions, "responseId" | "record"> {
+  recording(conversation: Conversation, requestId: string | undefined): Pick<AgUiToCarbonOptions, "responseId" | "record" | "recordUnfinishedOn"> {
     const log = this.threads.logOf(conversation);
     const time = this.threads.now();
-    return { responseId: randomId(), record: (chunk) => log.addChunk(chunk, time, requestId) };
+    return {
+      responseId: randomId(),
+      record: (chunk) => log.addChunk(chunk, time, requestId),
+      // Where the agent keeps threads, its run goes on when the connection breaks (a reload aborts it before `pagehide`):
+      // the answer is kept unfinished, and the page that comes back shows what the server holds of it, not a mark it did not earn.
+      ...(this.server && { recordUnfinishedOn: (error: unknown) => error instanceof AgUiConnectionError }),
+    };
   }
 
   /** A message's turn begins: its text. */

@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
-import { catchError, concatMap, EMPTY, filter, from, ignoreElements, mergeMap, of, tap, type Subscription } from "rxjs";
+import { catchError, concatMap, defer, EMPTY, filter, from, ignoreElements, mergeMap, of, tap, type Subscription } from "rxjs";
 import type { CarbonChatInstance } from "../carbon";
 import type { Conversation } from "../conversation";
 import { CarbonAgUiError } from "../errors";
@@ -72,8 +72,8 @@ export class LateApprovals {
       reported = true;
       onWarning(new CarbonAgUiError(`The tool server could not tell which approvals run ${runId} asked for (${why}); they get no card`, { cause: error }));
     };
-    const subscription = client
-      .events$(runId)
+    // A client that throws at once is a tool server that cannot tell, as one whose stream fails.
+    const subscription = defer(() => client.events$(runId))
       .pipe(
         filter(({ event }) => event === "approval.requested"),
         mergeMap(({ data }) => {

@@ -177,7 +177,7 @@ export interface ResolvedOptions {
   /** The `agUiToCarbon()` options of one run. */
   pipeline(parts: RunPipelineParts): AgUiToCarbonOptions;
   /** With `persistence`, each run's response id and where its chunks are recorded (set by the adapter). */
-  recording: (conversation: Conversation, requestId: string | undefined) => Pick<AgUiToCarbonOptions, "responseId" | "record">;
+  recording: (conversation: Conversation, requestId: string | undefined) => Pick<AgUiToCarbonOptions, "responseId" | "record" | "recordUnfinishedOn">;
 }
 
 export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {

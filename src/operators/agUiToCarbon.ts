@@ -90,6 +90,8 @@ export interface AgUiToCarbonOptions
    * fails the turn.
    */
   record?: (chunk: CarbonStreamChunk) => void;
+  /** With `record`: a source error this picks leaves the record unfinished (see `recordChunks()`). Default: none. */
+  recordUnfinishedOn?: (error: unknown) => boolean;
 }
 
 export interface CoalesceOptions {
@@ -176,7 +178,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     // record and render
     applyToConversation(conversation, { ...(onWarning && { onWarning }), ...(onActivity && { onActivity }) }),
-    ...(record ? [recordChunks(record, options)] : []),
+    ...(record ? [recordChunks(record, options, options.recordUnfinishedOn)] : []),
     ...(html ? [] : [escapeHtml()]),
     toStreamChunksKeeping(options, keep as (instruction: CarbonInstruction) => instruction is CarbonInstruction),
     ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),

@@ -11,6 +11,8 @@ export class TranscriptLog {
   private readonly entries: (TranscriptEntry | ResponseDraft)[];
   /** Responses whose final response has not come, by response id. */
   private readonly drafts = new Map<string, ResponseDraft>();
+  /** Responses the page went away from while they streamed (`leave`): they take no more chunks. */
+  private readonly left = new Set<string>();
   /** The answer of each interrupt answered, by id. */
   private readonly answers = new Map<string, TranscriptDecision["answer"]>();
 
@@ -35,6 +37,7 @@ export class TranscriptLog {
   /** A chunk, into its response's draft (begun by its first chunk, at `time`); a final response makes the entry. */
   addChunk(chunk: CarbonStreamChunk, time: string, requestId?: string): void {
     const id = "final_response" in chunk ? chunk.final_response.id : chunk.streaming_metadata.response_id;
+    if (this.left.has(id)) return;
     let draft = this.drafts.get(id);
     if (!draft) {
       draft = new ResponseDraft(id, time, requestId);
@@ -45,6 +48,16 @@ export class TranscriptLog {
     if (!draft.finished) return;
     this.drafts.delete(id);
     this.entries[this.entries.lastIndexOf(draft)] = draft.toEntry();
+  }
+
+  /**
+   * The page goes away while responses stream, and their runs go on where the
+   * agent keeps threads: each keeps what it showed, unfinished, and takes no
+   * more chunks. The unload breaks their connections, and that failure is no
+   * answer's: the page that comes back takes the answer from the server.
+   */
+  leave(): void {
+    for (const id of this.drafts.keys()) this.left.add(id);
   }
 
   /** Feedback given on an item of a response (replacing earlier feedback with the same id); false when the response is not here. */

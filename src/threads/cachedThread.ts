@@ -15,10 +15,11 @@ export interface CachedThread {
  * The thread as the chat goes on with it: the server's messages, state and
  * pending interrupts (as `replayed` read them), always. What only this browser knew is kept where it
  * still fits: a turn the server holds exactly as the browser last saw it
- * (the same messages, by id and content) shows as the browser showed it,
- * with its Carbon items, feedback and stopped or failed marks; a turn
- * changed elsewhere, or never seen here, shows as `serverTranscript` has
- * it. A turn the server does not hold is gone. What waits is what the
+ * (the same messages, by id and content), and saw to its end, shows as the
+ * browser showed it, with its Carbon items, feedback and stopped or failed
+ * marks; a turn changed elsewhere, never seen here, or left mid-answer when
+ * the page went away (the server's answer wins over what the page saw of
+ * it), shows as `serverTranscript` has it. A turn the server does not hold is gone. What waits is what the
  * replay of the last answer left waiting; the activities, and the decisions
  * taken on cards still waiting, come from the cache.
  */
@@ -34,7 +35,13 @@ export function withCache(server: Pick<ServerThread, "threadId" | "running">, re
   const shownHere = byRequest(cached.transcript);
   const serverTurns = turnsOf(replayed.messages);
   const stillRunning = server.running ? serverTurns.at(-1)?.request.id : undefined;
-  const unchanged = new Set(serverTurns.filter((turn) => turn.request.id !== stillRunning && seenHere.get(turn.request.id) === fingerprint([turn.request, ...turn.answer])).map((turn) => turn.request.id));
+  // What only this browser knew stays while the server's turn is the one it saw, and it saw that turn end: an answer it was
+  // shown when the page went away (unfinished) is the server's to tell, whatever it came to there.
+  const unchanged = new Set(
+    serverTurns
+      .filter((turn) => turn.request.id !== stillRunning && !shownHere.get(turn.request.id)?.some(isUnfinished) && seenHere.get(turn.request.id) === fingerprint([turn.request, ...turn.answer]))
+      .map((turn) => turn.request.id),
+  );
   const transcript: TranscriptEntry[] = [];
   for (const [requestId, entries] of byRequest(serverTranscript)) transcript.push(...((unchanged.has(requestId) && shownHere.get(requestId)) || entries));
   // How the cards answered here were answered: a restored card says so.
@@ -42,6 +49,8 @@ export function withCache(server: Pick<ServerThread, "threadId" | "running">, re
   transcript.push(...cached.transcript.filter((entry) => entry.kind === "decision" && !kept.has(entry)));
   return { conversation, transcript };
 }
+
+const isUnfinished = (entry: TranscriptEntry) => entry.kind === "response" && entry.unfinished === true;
 
 /** The transcript cut into turns, each from its request to the next, by request id. */
 function byRequest(transcript: readonly TranscriptEntry[]): Map<string, TranscriptEntry[]> {

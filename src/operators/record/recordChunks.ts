@@ -11,18 +11,21 @@ import { toStreamChunks, type ToStreamChunksOptions } from "../render/toStreamCh
  * was, which restoring escapes as live text is. With the same string
  * `responseId`, the recorded chunks carry the live response's id. The record
  * ends the way the live answer does (a source error ends it failed, with the
- * same inline error); the error itself goes on down the pipeline.
+ * same inline error); the error itself goes on down the pipeline. A source
+ * error that `unfinishedOn` picks leaves the record unfinished instead (no
+ * final response): what the answer came to is another's to tell (the
+ * agent's server, where it keeps threads, when the connection broke).
  *
  * ```
  * source: --d--t|    d: item.delta "Hi"; t: turn.end finished
  * result: --d--t|    record sees: partial_item "Hi", then final_response
  * ```
  */
-export function recordChunks(record: (chunk: CarbonStreamChunk) => void, options: ToStreamChunksOptions): MonoTypeOperatorFunction<PipelineElement> {
+export function recordChunks(record: (chunk: CarbonStreamChunk) => void, options: ToStreamChunksOptions, unfinishedOn: (error: unknown) => boolean = () => false): MonoTypeOperatorFunction<PipelineElement> {
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const recorded = new Subject<PipelineElement>();
-      recorded.pipe(toStreamChunks(options)).subscribe({ next: record, error: () => undefined });
+      const recording = recorded.pipe(toStreamChunks(options)).subscribe({ next: record, error: () => undefined });
       return {
         next(element) {
           recorded.next(element);
@@ -30,7 +33,7 @@ export function recordChunks(record: (chunk: CarbonStreamChunk) => void, options
         },
         complete: () => recorded.complete(),
         // The record ends as the live answer does: a source error is a failed turn, with its inline error.
-        error: (error) => recorded.error(error),
+        error: (error) => (unfinishedOn(error) ? recording.unsubscribe() : recorded.error(error)),
       };
     },
     ["item.delta", "item.complete", "options", "turn.end"],
