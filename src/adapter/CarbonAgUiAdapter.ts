@@ -171,9 +171,17 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     this.turns.stopPlaying();
   }
 
-  /** Resolves once no turn plays or waits: every message answered, every run the agent began on its own shown. */
-  whenIdle(): Promise<void> {
-    return this.turns.idle();
+  /**
+   * Resolves once nothing is under way: no turn plays or waits, and no
+   * stream of an earlier turn is still open (a stream may bring later runs,
+   * each a turn of its own, until it ends: one that never ends keeps the
+   * adapter busy until the next message, a reset or `dispose()`).
+   */
+  async whenIdle(): Promise<void> {
+    do {
+      await this.turns.idle();
+      await this.tails.over();
+    } while (this.turns.busy);
   }
 
   /** How many earlier turns of a restored thread its chat does not show yet; `showEarlierHistory` inserts them. */

@@ -120,8 +120,7 @@ function takeInput(conversation: Conversation, log: TranscriptLog, started: Base
   const answered = new Set(conversation.takePendingInterrupts().map((entry) => entry.interrupt.id));
   for (const { interruptId, answer } of resumeAnswers(input)) if (answered.has(interruptId)) log.addDecision(interruptId, answer, time);
   let requestId = lastRequestIn(conversation.messages);
-  for (const message of input.messages) {
-    if (message.role !== "user" || conversation.hasMessage(message.id)) continue;
+  for (const message of newRequests(input, conversation)) {
     log.addRequest(message.id, textOf(message), time);
     requestId = message.id;
   }
@@ -149,12 +148,17 @@ function replayMessages(thread: ServerThreadOfMessages, options: ThreadReplayOpt
   return { messages: thread.messages, state: thread.state, activities: [], transcript: log.toEntries(), pending };
 }
 
-/** What a recorded run was given, as its RUN_STARTED echoes it (CopilotKit records the messages a run brought there). */
-function inputOf(event: BaseEvent | undefined): { messages: Message[]; state?: unknown; resume: unknown[] } {
+/** What a run was given, as its RUN_STARTED echoes it (CopilotKit records the messages a run brought there). */
+export function inputOf(event: BaseEvent | undefined): { messages: Message[]; state?: unknown; resume: unknown[] } {
   const input: unknown = event?.type === EventType.RUN_STARTED ? (event as { input?: unknown }).input : undefined;
   if (!isRecord(input)) return { messages: [], resume: [] };
   const messages = Array.isArray(input.messages) ? (input.messages as unknown[]).filter((message): message is Message => isRecord(message) && typeof message.id === "string" && typeof message.role === "string") : [];
   return { messages, state: input.state, resume: Array.isArray(input.resume) ? input.resume : [] };
+}
+
+/** The person's messages a run was given that the conversation does not hold: the requests a chat shows before its answer. */
+export function newRequests(input: { messages: readonly Message[] }, conversation: Pick<Conversation, "hasMessage">): Extract<Message, { role: "user" }>[] {
+  return input.messages.filter((message): message is Extract<Message, { role: "user" }> => message.role === "user" && !conversation.hasMessage(message.id));
 }
 
 /** How a resume answered each interrupt, as a card says it: a cancellation as a rejection, an approval with arguments as an edit. */

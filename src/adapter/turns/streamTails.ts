@@ -27,6 +27,8 @@ interface Tail {
  */
 export class StreamTails {
   private readonly tails = new Set<Tail>();
+  /** Hears when the last stream followed is over. */
+  private readonly drained: (() => void)[] = [];
 
   constructor(
     /** Plays a later run of `origin`'s stream as a turn of its own, ended early by `stop` too; settles when that turn is over. */
@@ -40,7 +42,7 @@ export class StreamTails {
       playing: 0,
       stopped: new AbortController(),
       cut: () => {
-        this.tails.delete(tail);
+        this.forget(tail);
         tail.subscription?.unsubscribe();
         cut();
       },
@@ -55,12 +57,22 @@ export class StreamTails {
           if (tail.closing && tail.playing === 0) tail.cut();
         });
       },
-      complete: () => this.tails.delete(tail),
-      error: () => this.tails.delete(tail),
+      complete: () => this.forget(tail),
+      error: () => this.forget(tail),
     });
     // Ended while it was being followed (a stream already over, or closed meanwhile).
     if (!this.tails.has(tail) || (tail.closing && tail.playing === 0)) tail.cut();
   };
+
+  /** Resolves once no stream is followed (at once when none is): every stream read to its end, or let go of. */
+  over(): Promise<void> {
+    return this.tails.size === 0 ? Promise.resolve() : new Promise((resolve) => this.drained.push(resolve));
+  }
+
+  private forget(tail: Tail): void {
+    this.tails.delete(tail);
+    if (this.tails.size === 0) for (const resolve of this.drained.splice(0)) resolve();
+  }
 
   /** No further run of any stream followed starts; the runs begun play to their end. */
   close(): void {
