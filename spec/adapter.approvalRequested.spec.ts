@@ -3,7 +3,7 @@ import { NEVER } from "rxjs";
 import { CarbonRecorder, ev, startToolServer, type ToolServer } from "carbon-agui-rx/testing";
 import { ToolClient } from "carbon-agui-rx/tool-client";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
-import type { ToolServerApprovals } from "../src/adapter/approvals";
+import type { ToolServerApprovals } from "../src/adapter/approvals/toolServer";
 import { CarbonAgUiError } from "../src/errors";
 import { approvalIdOf, type InterruptDecisionData } from "../src/hitl";
 import { DrivenClock } from "./support/drivenClock";

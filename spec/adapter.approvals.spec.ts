@@ -3,7 +3,7 @@ import { CarbonRecorder, ev, startToolServer, type ToolServer } from "carbon-agu
 import { ToolClient } from "carbon-agui-rx/tool-client";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../src/adapter";
 import type { CarbonAgUiError } from "../src/errors";
-import type { ApprovalRunStep } from "../src/adapter/approvals";
+import type { ApprovalRunStep } from "../src/adapter/approvals/approvalRuns";
 import { approvalIdOf } from "../src/hitl";
 import { memoryStore } from "../src/persistence/memoryStore";
 

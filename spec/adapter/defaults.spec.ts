@@ -1,7 +1,7 @@
 import { NEVER } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter } from "../../src/adapter";
-import type { ToolServerApprovals } from "../../src/adapter/approvals";
+import type { ToolServerApprovals } from "../../src/adapter/approvals/toolServer";
 import { resolveOptions } from "../../src/adapter/options";
 import type { CarbonAgUiError } from "../../src/errors";
 import { ev } from "../support/builders";

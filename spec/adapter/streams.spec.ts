@@ -22,6 +22,8 @@ const EVENTS: Record<string, BaseEvent> = {
   O: ev.textStart("o"),
   z: ev.text("o", "Third run."),
   o: ev.textEnd("o"),
+  E: ev.runError("The agent failed."),
+  X: ev.text("ghost", "stray"),
   P: ev.textStart("p"),
   q: ev.text("p", "Answer to the next message."),
   p: ev.textEnd("p"),
@@ -91,5 +93,24 @@ describe("a stream that carries several runs", () => {
     expect(subscriptions(0)).toEqual([[0, 20]]);
     expect(adapter.messages).toEqual([]);
     expect(carbon.transcript()).toBe("Assistant: First.");
+  });
+
+  it("shows a run after a RUN_ERROR of the same stream (the agent's retry) as an answer of its own", async () => {
+    const errors: unknown[] = [];
+    const { adapter, carbon, advanceTo, send } = onVirtualClock(["s-Ma-E---s-Nxyn-f|"], EVENTS, { onError: (error) => errors.push(error) });
+    await Promise.all([send("Hi"), advanceTo(40)]);
+    await adapter.whenIdle();
+    expect(carbon.transcript()).toBe(["Assistant: First.", "[error: This answer is incomplete. The agent failed.]", "Assistant: Second run."].join("\n"));
+    expect(errors).toHaveLength(1);
+  });
+
+  it("lets the stream go once a run broke the protocol: what follows cannot be trusted to begin a run", async () => {
+    const errors: unknown[] = [];
+    const { adapter, carbon, advanceTo, subscriptions, send } = onVirtualClock(["X-s-Mae-f---s-Nxyn-f|"], EVENTS, { onError: (error) => errors.push(error), onInvalidEvent: () => undefined });
+    await Promise.all([send("Hi"), advanceTo(40)]);
+    await adapter.whenIdle();
+    expect(carbon.transcript()).toBe("Assistant: [error: The agent sent an answer this chat could not follow.]");
+    expect(subscriptions(0)).toEqual([[0, 0]]);
+    expect(errors).toHaveLength(1);
   });
 });

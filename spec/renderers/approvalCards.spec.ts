@@ -4,7 +4,7 @@ import { BehaviorSubject, Subject } from "rxjs";
 import { CarbonRecorder, ev, startToolServer, type ToolServer } from "carbon-agui-rx/testing";
 import { ToolClient } from "carbon-agui-rx/tool-client";
 import { CarbonAgUiAdapter } from "../../src/adapter";
-import type { ApprovalRunStep } from "../../src/adapter/approvals";
+import type { ApprovalRunStep } from "../../src/adapter/approvals/approvalRuns";
 import { toolServerApprovalInterrupt, type InterruptDecision, type InterruptDecisionData, type PendingInterrupt } from "../../src/hitl";
 import { createDecisionCard } from "../../src/renderers/decisionCards";
 import { waitUntil } from "../support/runs";

@@ -104,7 +104,7 @@ describe("decisionWaitingForOthers", () => {
 
 describe("a tool server's approval's tool run", () => {
   const sending = () => after(shown(), [{ type: "send", decision: "approve" }, alone]);
-  const steps = (state: DecisionCardState, ...list: import("../../src/adapter/approvals").ApprovalRunStep[]) => list.reduce((current, step) => nextCardState(current, { type: "tool", step }, gone), state);
+  const steps = (state: DecisionCardState, ...list: import("../../src/adapter/approvals/approvalRuns").ApprovalRunStep[]) => list.reduce((current, step) => nextCardState(current, { type: "tool", step }, gone), state);
 
   it("runs, then finishes with the tool's result, whichever of the two comes first", () => {
     expect(steps(sending(), { step: "started" }).toolRun).toEqual({ step: "running" });

@@ -5,7 +5,7 @@ import { threadServerError } from "../threads/threadServerError";
 import type { AgentThreads } from "../threads/agentThreads";
 import { loadThread, type LoadedForChat, type RunningRun } from "./loadThread";
 import { memoryStore } from "../persistence/memoryStore";
-import { settleDecidedElsewhere } from "./approvals";
+import { settleDecidedElsewhere } from "./approvals/settleElsewhere";
 import { randomId } from "../internal/ids";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { historyItemsOf, notRestoredNotice, splitAtTurns, type CarbonHistoryItem } from "../persistence/restore";

@@ -9,7 +9,7 @@ import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { itemOptionsOf } from "../operators/map/carbonItems";
 import { asCarbonAgUiError } from "../errors";
 import { errorOnConsole, warnOnConsole } from "../internal/warnings";
-import { ToolSchemas, type ToolServerApprovals } from "./approvals";
+import { ToolSchemas, type ToolServerApprovals } from "./approvals/toolServer";
 import type { PersistenceOptions } from "../persistence/threadStore";
 import type { AgentThreads } from "../threads/agentThreads";
 import type { RunAgent } from "../runners/runAgent";

@@ -1,4 +1,4 @@
-import type { ApprovalRunStep } from "../adapter/approvals";
+import type { ApprovalRunStep } from "../adapter/approvals/approvalRuns";
 import type { DecisionType } from "./cardText";
 
 /** The card's interrupt as the adapter holds it while it is pending. */

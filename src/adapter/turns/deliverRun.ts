@@ -21,7 +21,7 @@ import {
   type OperatorFunction,
 } from "rxjs";
 import type { CarbonStreamChunk } from "../../carbon";
-import { AgUiEmptyRunError, AgUiRunError, asCarbonAgUiError } from "../../errors";
+import { AgUiEmptyRunError, AgUiProtocolError, AgUiRunError, asCarbonAgUiError } from "../../errors";
 import type { CarbonInstruction, RunFinishedInstruction } from "../../instructions";
 import { agUiToCarbonStages } from "../../operators/agUiToCarbon";
 import { concatMapInFrames, FRAME_BUDGET_MS } from "../../operators/delivery/concatMapInFrames";
@@ -66,7 +66,9 @@ export interface RunDelivery {
  * The run is the first of its stream; the stream is read once, and what it
  * brings after the run's end goes to `delivery.follow`: the turn is over at
  * its run's end, and a later run of the same stream is a turn of its own. A
- * turn ended early (the stop button, a restart) lets go of the stream.
+ * turn ended early (the stop button, a restart) lets go of the stream, and
+ * so does a run that broke the protocol (what follows it cannot be trusted
+ * to begin a run); a RUN_ERROR is a run's end like any other.
  *
  * Chunks go to Carbon one at a time, and a long queue drains a frame's
  * budget at a time so the page paints and the stop button works meanwhile.
@@ -180,6 +182,8 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
     const connection = runs.connect();
     // Stopped, restarted: the stream goes with the turn.
     const letGo = turn.ended$.subscribe(() => connection.unsubscribe());
+    /** The run broke the protocol: what its stream brings next cannot be trusted to begin a run. */
+    let broken = false;
     return runs.pipe(
       // Ended before its run began: nothing to show. Once it has begun, the run's own pipeline ends it (`stopWhen`).
       takeUntil(turn.ended$),
@@ -191,9 +195,10 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
       tap((element) => {
         if (finished && !events && "kind" in element && element.kind === "run.finished" && element.outcome?.type !== "cancelled") finished(input.runId, turn);
       }),
+      tap({ error: (error: unknown) => (broken = error instanceof AgUiProtocolError) }),
       finalize(() => {
         letGo.unsubscribe();
-        if (turn.ended) connection.unsubscribe();
+        if (turn.ended || broken) connection.unsubscribe();
         else follow(runs.pipe(skip(1)), () => connection.unsubscribe(), turn, requestId);
       }),
     );

@@ -1,7 +1,7 @@
 import { CancellationReason, type CarbonChatInstance } from "../../carbon";
 import { AgUiEmptyRunError, AgUiInterruptError } from "../../errors";
 import { approvalIdOf, isAnsweredByChat, isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../../hitl";
-import { decideApprovals } from "../approvals";
+import { decideApprovals } from "../approvals/decide";
 import { recordDecisionResults, settleToolResult, takePending, withdrawDecisions } from "../turnEdges";
 import { runInput } from "../runInput";
 import type { TurnDelivery } from "./message";

@@ -1,4 +1,6 @@
-import type { Observable, Subscription } from "rxjs";
+import { merge, type Observable, type Subscription } from "rxjs";
+import { abortReason } from "../../internal/abort";
+import { CancellationReason } from "../../carbon";
 import type { StreamRun } from "../../operators/runs/splitRuns";
 import type { Turn } from "./turn";
 
@@ -11,6 +13,8 @@ interface Tail {
   /** Aborted by Carbon's stop button: the turns of its runs end as stopped. */
   stopped: AbortController;
   subscription?: Subscription;
+  /** Listens for the stop of the turn it came from. */
+  stopping?: Subscription;
   cut(): void;
 }
 
@@ -48,6 +52,9 @@ export class StreamTails {
       },
     };
     this.tails.add(tail);
+    // Carbon's stop for the turn's request, even once the turn is over (pressed as its answer ended): what the stream
+    // still brings is part of what was stopped.
+    tail.stopping = merge(origin.ended$, ...origin.signals.map(abortReason)).subscribe((reason) => reason === CancellationReason.STOP_STREAMING && this.stopOne(tail, reason));
     tail.subscription = rest.subscribe({
       next: (run) => {
         if (tail.closing) return tail.cut();
@@ -70,6 +77,7 @@ export class StreamTails {
   }
 
   private forget(tail: Tail): void {
+    tail.stopping?.unsubscribe();
     this.tails.delete(tail);
     if (this.tails.size === 0) for (const resolve of this.drained.splice(0)) resolve();
   }
@@ -89,9 +97,11 @@ export class StreamTails {
 
   /** Carbon's stop button: what the streams followed still bring is part of the answer it stops; their runs' turns end as stopped. */
   stop(reason: unknown): void {
-    for (const tail of [...this.tails]) {
-      tail.stopped.abort(reason);
-      tail.cut();
-    }
+    for (const tail of [...this.tails]) this.stopOne(tail, reason);
+  }
+
+  private stopOne(tail: Tail, reason: unknown): void {
+    tail.stopped.abort(reason);
+    tail.cut();
   }
 }

@@ -34,8 +34,12 @@ export class Turn {
     readonly instance: CarbonChatInstance,
     signals: readonly (AbortSignal | undefined)[] = [],
   ) {
-    for (const signal of signals) if (signal) this.follow(signal);
+    this.signals = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+    for (const signal of this.signals) this.follow(signal);
   }
+
+  /** The signals that end it (Carbon's request signal, the host's): they go on meaning "stop" for what its stream still brings once it is over. */
+  readonly signals: readonly AbortSignal[];
 
   get ended(): boolean {
     return this.signal.aborted;

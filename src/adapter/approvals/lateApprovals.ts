@@ -1,16 +1,16 @@
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { catchError, concatMap, defer, EMPTY, filter, from, ignoreElements, mergeMap, of, tap, type Subscription } from "rxjs";
-import type { CarbonChatInstance } from "../carbon";
-import type { Conversation } from "../conversation";
-import { CarbonAgUiError } from "../errors";
-import { approvalIdOf, pendingApprovalOf } from "../hitl";
-import type { ToolServerApprovals } from "./approvals";
-import { runInput } from "./runInput";
-import type { TurnDelivery } from "./turns/message";
-import { outcomeOf } from "./turns/outcome";
-import { turnRuns } from "./turns/runs";
-import type { Turn } from "./turns/turn";
-import type { TurnPlan, Turns } from "./turns/turnPath";
+import type { CarbonChatInstance } from "../../carbon";
+import type { Conversation } from "../../conversation";
+import { CarbonAgUiError } from "../../errors";
+import { approvalIdOf, pendingApprovalOf } from "../../hitl";
+import type { ToolServerApprovals } from "./toolServer";
+import { runInput } from "../runInput";
+import type { TurnDelivery } from "../turns/message";
+import { outcomeOf } from "../turns/outcome";
+import { turnRuns } from "../turns/runs";
+import type { Turn } from "../turns/turn";
+import type { TurnPlan, Turns } from "../turns/turnPath";
 
 /** An approval still pending on the tool server, as `getApproval` tells it. */
 interface Requested {

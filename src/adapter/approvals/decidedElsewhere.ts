@@ -1,11 +1,12 @@
 import type { Observable } from "rxjs";
-import type { CarbonChatInstance } from "../carbon";
-import type { Conversation } from "../conversation";
-import { asCarbonAgUiError, type CarbonAgUiError } from "../errors";
-import { ApprovalRuns, type ToolServerApprovals } from "./approvals";
-import type { TurnDelivery } from "./turns/message";
-import { continuationTurn } from "./turns/resume";
-import type { TurnRecord, Turns } from "./turns/turnPath";
+import type { CarbonChatInstance } from "../../carbon";
+import type { Conversation } from "../../conversation";
+import { asCarbonAgUiError, type CarbonAgUiError } from "../../errors";
+import { ApprovalRuns } from "./approvalRuns";
+import type { ToolServerApprovals } from "./toolServer";
+import type { TurnDelivery } from "../turns/message";
+import { continuationTurn } from "../turns/resume";
+import type { TurnRecord, Turns } from "../turns/turnPath";
 
 /** What following decisions taken elsewhere works with. */
 export interface ElsewhereDeps {
