@@ -19,6 +19,7 @@ import {
   throwError,
   throwIfEmpty,
   type OperatorFunction,
+  type Subscription,
 } from "rxjs";
 import type { CarbonStreamChunk } from "../../carbon";
 import { AgUiEmptyRunError, AgUiProtocolError, AgUiRunError, asCarbonAgUiError } from "../../errors";
@@ -53,7 +54,7 @@ export interface RunDelivery {
   describeError: (error: unknown) => string | undefined;
   /** Takes what a run's stream brings after the run (see `StreamTails`). */
   follow: (rest: Observable<StreamRun>, cut: () => void, turn: Turn, requestId: string | undefined) => void;
-  /** With a tool server: hears of each run of ours that finished (not cancelled), by the id the agent was given (see `LateApprovals`). */
+  /** With a tool server: hears of each run of ours that finished (not cancelled), by the id the agent was given (see `LateApprovals`); `turnRuns` tells it. */
   finished?: (runId: string, turn: Turn) => void;
 }
 
@@ -164,7 +165,7 @@ export type Prelude = readonly BaseEvent[];
  * what the stream brings next goes to `delivery.follow`, which lets go of it
  * when nothing more may come.
  */
-function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRequest, { options, follow, finished }: RunDelivery, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
+function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRequest, { options, follow }: RunDelivery, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
   const stop = turn.ended$;
   const pipeline = options.pipeline({ ...parts, stop });
   return defer(() => {
@@ -179,29 +180,38 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
       finalize(() => controller.abort()),
     );
     const runs = connectable(source.pipe(splitRuns()), { connector: () => new ReplaySubject<StreamRun>(), resetOnDisconnect: false });
-    const connection = runs.connect();
-    // Stopped, restarted: the stream goes with the turn.
-    const letGo = turn.ended$.subscribe(() => connection.unsubscribe());
-    /** The run broke the protocol: what its stream brings next cannot be trusted to begin a run. */
-    let broken = false;
-    return runs.pipe(
-      // Ended before its run began: nothing to show. Once it has begun, the run's own pipeline ends it (`stopWhen`).
-      takeUntil(turn.ended$),
-      take(1),
-      mergeMap(({ first, events: run }) =>
-        concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
-      ),
-      // A run of ours that finished (a run rejoined, or given as events, is not the one `input` names).
-      tap((element) => {
-        if (finished && !events && "kind" in element && element.kind === "run.finished" && element.outcome?.type !== "cancelled") finished(input.runId, turn);
-      }),
-      tap({ error: (error: unknown) => (broken = error instanceof AgUiProtocolError) }),
-      finalize(() => {
-        letGo.unsubscribe();
-        if (turn.ended || broken) connection.unsubscribe();
-        else follow(runs.pipe(skip(1)), () => connection.unsubscribe(), turn, requestId);
-      }),
-    );
+    return new Observable<RunElement>((subscriber) => {
+      let connection: Subscription | undefined;
+      let letGoOf = false;
+      const cut = () => {
+        letGoOf = true;
+        connection?.unsubscribe();
+      };
+      // Stopped, restarted: the stream goes with the turn.
+      const stopped = turn.ended$.subscribe(cut);
+      /** The run broke the protocol: what its stream brings next cannot be trusted to begin a run. */
+      let broken = false;
+      const played = runs
+        .pipe(
+          // Ended before its run began: nothing to show. Once it has begun, the run's own pipeline ends it (`stopWhen`).
+          takeUntil(turn.ended$),
+          take(1),
+          mergeMap(({ first, events: run }) =>
+            concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
+          ),
+          tap({ error: (error: unknown) => (broken = error instanceof AgUiProtocolError) }),
+          finalize(() => {
+            stopped.unsubscribe();
+            if (turn.ended || broken) cut();
+            else follow(runs.pipe(skip(1)), cut, turn, requestId);
+          }),
+        )
+        .subscribe(subscriber);
+      // Connected once the run's pipeline listens: a run's events then flow straight through it, never held in a buffer.
+      connection = runs.connect();
+      if (letGoOf) connection.unsubscribe();
+      return played;
+    });
   });
 }
 

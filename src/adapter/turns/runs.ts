@@ -36,7 +36,13 @@ interface HandledCall {
 export function turnRuns(turn: Turn, first: RunRequest, delivery: RunDelivery & { closeStreams: () => void }): Observable<RunSignal> {
   const { conversation } = turn;
   const { options } = delivery;
-  const play = (request: RunRequest) => deliverRun(turn, request, delivery);
+  // A run of ours that finished (not one rejoined, or given as events: `input` does not name it) is followed on the tool server.
+  const play = (request: RunRequest) =>
+    deliverRun(turn, request, delivery).pipe(
+      tap((signal) => {
+        if (delivery.finished && !request.events && signal.kind === "run.ended" && signal.finished && signal.finished.outcome?.type !== "cancelled") delivery.finished(request.input.runId, turn);
+      }),
+    );
   return defer(() => {
     let rounds = 0;
     return play(first).pipe(
