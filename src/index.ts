@@ -7,6 +7,7 @@ export { sharedState } from "./operators/map/sharedState";
 export { textMessages } from "./operators/map/textMessages";
 export { reasoningSteps } from "./operators/map/reasoningSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/map/toolCallSteps";
+export { chainOfThought } from "./operators/map/chainOfThought";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/map/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES, type UrlContext, type UrlPolicy } from "./itemAllowlist";
 export { runOutcome, type RunOutcomeOptions } from "./operators/end/runOutcome";
@@ -82,6 +83,10 @@ export {
   type ActivityDeltaInstruction,
   type ActivitySnapshotInstruction,
   type CarbonInstruction,
+  type ChainStepChange,
+  type ChainStepsInstruction,
+  type RunUsageInstruction,
+  type SubagentSaidInstruction,
   type ClarificationShownInstruction,
   type ConversationWrite,
   type HistoryInputInstruction,

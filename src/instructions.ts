@@ -1,5 +1,5 @@
-import type { AGUIEvent as AgUiEvent, BaseEvent, Interrupt, Message, RunFinishedOutcome } from "@ag-ui/core";
-import type { CarbonItem, CarbonItemDelta, CarbonMessageOptions } from "./carbon";
+import type { AGUIEvent as AgUiEvent, BaseEvent, Interrupt, Message, RunFinishedOutcome, TokenUsage } from "@ag-ui/core";
+import type { CarbonChainOfThoughtStep, CarbonItem, CarbonItemDelta, CarbonMessageOptions } from "./carbon";
 
 export type { AgUiEvent };
 
@@ -49,6 +49,34 @@ export interface HistoryEncryptedValueInstruction {
 export interface MessageOptionsInstruction {
   kind: "options";
   options: CarbonMessageOptions;
+}
+
+/** A step of the chain of thought that began or changed, by its key (unique in the run: `tool:<toolCallId>`, `subagent:<subagentRunId>`). */
+export interface ChainStepChange {
+  key: string;
+  step: CarbonChainOfThoughtStep;
+  /** For a new step: the key of the step it belongs under (the call that started a subagent, the subagent that made a call); it goes after that step and the steps already under it, else last. */
+  under?: string;
+}
+
+/** Steps of the chain of thought that began or changed together: `chainOfThought()` puts them in the one chain Carbon shows. */
+export interface ChainStepsInstruction {
+  kind: "chain.steps";
+  changes: readonly ChainStepChange[];
+}
+
+/** Words a subagent said (its text, or its reasoning) in a message now complete: they belong to its step, not to the answer. */
+export interface SubagentSaidInstruction {
+  kind: "subagent.said";
+  subagentRunId: string;
+  said: "text" | "reasoning";
+  text: string;
+}
+
+/** The tokens a run used, as its RUN_FINISHED or RUN_ERROR reported them. */
+export interface RunUsageInstruction {
+  kind: "run.usage";
+  usage: readonly TokenUsage[];
 }
 
 /**
@@ -172,6 +200,9 @@ export type CarbonInstruction =
   | ItemDeltaInstruction
   | ItemCompleteInstruction
   | MessageOptionsInstruction
+  | ChainStepsInstruction
+  | SubagentSaidInstruction
+  | RunUsageInstruction
   | TurnEndInstruction
   | ConversationWrite
   | RunToolCallsInstruction

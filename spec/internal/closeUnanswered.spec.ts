@@ -1,7 +1,9 @@
 import type { RunFinishedOutcome } from "@ag-ui/core";
+import { Subject } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../src/carbon";
 import type { PipelineElement } from "../../src/instructions";
-import { ChainOfThought } from "../../src/internal/chainOfThought";
+import { ChainSteps } from "../../src/internal/chainSteps";
+import { chainOfThought } from "../../src/operators/map/chainOfThought";
 import {
   AWAITING_ANSWER,
   AWAITING_DECISION,
@@ -59,10 +61,16 @@ describe("closedStep", () => {
 describe("closeUnanswered", () => {
   function run() {
     const sent: PipelineElement[] = [];
-    const send = (element: PipelineElement) => sent.push(element);
-    const chain = new ChainOfThought(send);
+    // The steps' changes put in one chain, as the pipeline's chainOfThought() does.
+    const steps = new Subject<PipelineElement>();
+    steps.pipe(chainOfThought()).subscribe((element) => sent.push(element));
+    const send = (element: PipelineElement) => steps.next(element);
+    const chain = new ChainSteps(send);
     const calls = new ToolCallsInProgress(send);
-    for (const [toolCallId, name] of [["t1", "paint"], ["t2", "search"], ["t3", "fetch"]] as const) calls.start(toolCallId, name, "a1", chain.add({ tool_name: name, status: "processing" }));
+    for (const [toolCallId, name] of [["t1", "paint"], ["t2", "search"], ["t3", "fetch"]] as const) {
+      chain.add(`tool:${toolCallId}`, { tool_name: name, status: "processing" });
+      calls.start(toolCallId, name, "a1", `tool:${toolCallId}`);
+    }
     calls.answer("t3");
     sent.length = 0;
     return { sent, chain, calls, send };

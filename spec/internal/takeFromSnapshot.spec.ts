@@ -1,7 +1,9 @@
 import type { Message } from "@ag-ui/core";
+import { Subject } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../src/carbon";
 import type { PipelineElement } from "../../src/instructions";
-import { ChainOfThought } from "../../src/internal/chainOfThought";
+import { ChainSteps } from "../../src/internal/chainSteps";
+import { chainOfThought } from "../../src/operators/map/chainOfThought";
 import { sameArguments, takeFromSnapshot } from "../../src/internal/takeFromSnapshot";
 import { ToolCallsInProgress } from "../../src/internal/toolCallsInProgress";
 
@@ -10,14 +12,19 @@ const call = (id: string, name: string, args: string) => ({ id, type: "function"
 /** A run that streamed `search` (t1) with `{"q":"a"}`, ended, and `fetch` (t2), still open. */
 function streamed() {
   const sent: PipelineElement[] = [];
-  const send = (element: PipelineElement) => sent.push(element);
-  const chain = new ChainOfThought(send);
+  // The steps' changes put in one chain, as the pipeline's chainOfThought() does.
+  const steps = new Subject<PipelineElement>();
+  steps.pipe(chainOfThought()).subscribe((element) => sent.push(element));
+  const send = (element: PipelineElement) => steps.next(element);
+  const chain = new ChainSteps(send);
   const calls = new ToolCallsInProgress(send);
-  calls.start("t1", "search", "a1", chain.add({ tool_name: "search", status: "processing" }));
+  chain.add("tool:t1", { tool_name: "search", status: "processing" });
+  calls.start("t1", "search", "a1", "tool:t1");
   calls.appendArguments("t1", '{"q":"a"}');
-  chain.set(0, { tool_name: "search", status: "processing", request: { args: { q: "a" } } });
+  chain.set("tool:t1", { tool_name: "search", status: "processing", request: { args: { q: "a" } } });
   calls.end("t1", calls.get("t1")!);
-  calls.start("t2", "fetch", "a1", chain.add({ tool_name: "fetch", status: "processing" }));
+  chain.add("tool:t2", { tool_name: "fetch", status: "processing" });
+  calls.start("t2", "fetch", "a1", "tool:t2");
   sent.length = 0;
   const chains = () => sent.flatMap((element) => ("kind" in element && element.kind === "options" ? [element.options.chain_of_thought!] : []));
   return { sent, chain, calls, chains };

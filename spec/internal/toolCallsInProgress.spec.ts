@@ -16,7 +16,7 @@ describe("ToolCallsInProgress", () => {
   it("records a call in the history as it starts and again with its arguments as it ends", () => {
     const { calls, sent } = watched();
     expect(calls.reopen("t1")).toBe(false);
-    calls.start("t1", "search", "a1", 0);
+    calls.start("t1", "search", "a1", "tool:t1");
     expect(calls.isOpen("t1")).toBe(true);
     calls.appendArguments("t1", '{"q":');
     calls.appendArguments("t1", '"rxjs"}');
@@ -30,8 +30,8 @@ describe("ToolCallsInProgress", () => {
 
   it("keeps the calls cut short with their arguments so far, but none with no arguments", () => {
     const { calls, sent } = watched();
-    calls.start("t1", "search", "a1", 0);
-    calls.start("t2", "fetch", "t2", 1);
+    calls.start("t1", "search", "a1", "tool:t1");
+    calls.start("t2", "fetch", "t2", "tool:t2");
     calls.appendArguments("t1", '{"q":');
     sent.length = 0;
     calls.keepCut();
@@ -42,9 +42,9 @@ describe("ToolCallsInProgress", () => {
 
   it("tells the calls still unanswered, and what became of the others for run.toolCalls", () => {
     const { calls } = watched();
-    calls.start("t1", "search", "a1", 0);
-    calls.start("t2", "fetch", "a1", 1);
-    calls.add("t3", { name: "read", messageId: "a2", arguments: TextBuffer.of("{}"), step: 2, status: "answered" });
+    calls.start("t1", "search", "a1", "tool:t1");
+    calls.start("t2", "fetch", "a1", "tool:t2");
+    calls.add("t3", { name: "read", messageId: "a2", arguments: TextBuffer.of("{}"), step: "tool:t3", status: "answered" });
     expect(calls.answer("t2")?.status).toBe("answered");
     expect(calls.answer("unknown")).toBeUndefined();
     expect(calls.unanswered().map(([toolCallId]) => toolCallId)).toEqual(["t1"]);

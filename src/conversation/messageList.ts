@@ -80,9 +80,17 @@ export class MessageList {
   }
 }
 
-/** A message updated by another of the same id and role: its fields win, tool calls are merged by id. */
+/**
+ * A message updated by another of the same id and role: its fields win, tool
+ * calls are merged by id, and the message stays whose it was (a subagent's
+ * call added to the parent's message leaves it the parent's, as
+ * `@ag-ui/client` keeps the attribution a message was created with).
+ */
 function mergeMessages(existing: Message, update: Message): Message {
-  const merged = { ...existing, ...update } as Message & { toolCalls?: ToolCall[] };
+  const merged = { ...existing, ...update } as Message & { toolCalls?: ToolCall[]; subagentRunId?: string };
+  const owner = (existing as { subagentRunId?: string }).subagentRunId;
+  if (owner === undefined) delete merged.subagentRunId;
+  else merged.subagentRunId = owner;
   const before = (existing as { toolCalls?: ToolCall[] }).toolCalls;
   const after = (update as { toolCalls?: ToolCall[] }).toolCalls;
   if (before && after) {

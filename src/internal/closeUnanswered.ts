@@ -1,7 +1,7 @@
 import type { RunFinishedOutcome } from "@ag-ui/core";
 import type { CarbonChainOfThoughtStep } from "../carbon";
 import type { PipelineElement } from "../instructions";
-import type { ChainOfThought } from "./chainOfThought";
+import type { ChainSteps } from "./chainSteps";
 import type { ToolCallsInProgress } from "./toolCallsInProgress";
 
 /** The result recorded for a call the agent ended without answering. */
@@ -88,7 +88,7 @@ export function closedStep(step: CarbonChainOfThoughtStep, fate: Fate): CarbonCh
  * call is in the history from its START, and the next run must not carry a
  * call without a result: providers reject it).
  */
-export function closeUnanswered(calls: ToolCallsInProgress, chain: ChainOfThought, fateOf: FateOf, send: (element: PipelineElement) => void): void {
+export function closeUnanswered(calls: ToolCallsInProgress, chain: ChainSteps, fateOf: FateOf, send: (element: PipelineElement) => void): void {
   const failed: [toolCallId: string, why: string][] = [];
   chain.batch(() => {
     for (const [toolCallId, call] of calls.unanswered()) {

@@ -1,6 +1,7 @@
 import type { Message } from "@ag-ui/core";
-import type { ChainOfThought } from "./chainOfThought";
+import type { ChainSteps } from "./chainSteps";
 import { TextBuffer } from "./textBuffer";
+import { toolStepKey } from "./chainSteps";
 import { parseToolArguments } from "./toolArguments";
 import type { AgUiToolCall, ToolCallsInProgress } from "./toolCallsInProgress";
 
@@ -15,7 +16,7 @@ import type { AgUiToolCall, ToolCallsInProgress } from "./toolCallsInProgress";
  * has one. The chain is sent once, if it changed. Returns the calls the run
  * did not stream, for `onToolCall`.
  */
-export function takeFromSnapshot(messages: readonly Message[], calls: ToolCallsInProgress, chain: ChainOfThought): AgUiToolCall[] {
+export function takeFromSnapshot(messages: readonly Message[], calls: ToolCallsInProgress, chain: ChainSteps): AgUiToolCall[] {
   const found: AgUiToolCall[] = [];
   const resultOf = firstResults(messages);
   chain.batch(() => {
@@ -32,7 +33,8 @@ export function takeFromSnapshot(messages: readonly Message[], calls: ToolCallsI
         }
         const result = resultOf(id);
         const status = result ? (result.error ? "failure" : "success") : "processing";
-        const step = chain.add({ tool_name: name, request: { args }, ...(result && { response: { content: result.content } }), status });
+        const step = toolStepKey(id);
+        chain.add(step, { tool_name: name, request: { args }, ...(result && { response: { content: result.content } }), status });
         calls.add(id, { name, messageId: message.id, arguments: TextBuffer.of(raw), step, status: result ? "answered" : "open" });
         found.push({ toolCallId: id, name, args, parentMessageId: message.id });
       }

@@ -18,9 +18,12 @@ export interface CallInProgress {
   messageId: string;
   arguments: TextBuffer;
   /** Position of its step in the chain of thought. */
-  step: number;
+  /** The key of its chain-of-thought step (`tool:<toolCallId>`). */
+  step: string;
   /** What became of it; `open` while it waits for its result. */
   status: RunToolCall["status"] | "open";
+  /** The subagent invocation that made the call, when one did (its TOOL_CALL_START's `subagentRunId`). */
+  subagentRunId?: string;
   /** The tool server's approval its result says it waits for. */
   approvalId?: string;
 }
@@ -60,8 +63,8 @@ export class ToolCallsInProgress {
   }
 
   /** Opens a new call, its step at `step`, and records it in the history with no arguments yet: the history keeps the order calls began in, as @ag-ui/client's does. */
-  start(toolCallId: string, name: string, messageId: string, step: number): void {
-    const call: CallInProgress = { name, messageId, arguments: new TextBuffer(), step, status: "open" };
+  start(toolCallId: string, name: string, messageId: string, step: string, subagentRunId?: string): void {
+    const call: CallInProgress = { name, messageId, arguments: new TextBuffer(), step, status: "open", ...(subagentRunId !== undefined && { subagentRunId }) };
     this.calls.set(toolCallId, call);
     this.open.add(toolCallId);
     this.remember(toolCallId, call, "");
@@ -115,6 +118,7 @@ export class ToolCallsInProgress {
 
   private remember(toolCallId: string, call: CallInProgress, args: string): void {
     const toolCalls: ToolCall[] = [{ id: toolCallId, type: "function", function: { name: call.name, arguments: args } }];
-    this.send({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls } });
+    // A subagent's call says whose it is on the message it makes (a message that holds it already keeps its own: the history keeps the first).
+    this.send({ kind: "history.message", message: { id: call.messageId, role: "assistant", toolCalls, ...(call.subagentRunId !== undefined && { subagentRunId: call.subagentRunId }) } });
   }
 }

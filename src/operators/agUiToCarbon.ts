@@ -15,6 +15,7 @@ import { legacyInterrupt } from "./end/legacyInterrupt";
 import { interruptCards } from "./end/interruptCards";
 import { expandChunks } from "./check/expandChunks";
 import { messagesSnapshot } from "./map/messagesSnapshot";
+import { chainOfThought } from "./map/chainOfThought";
 import { reasoningSteps } from "./map/reasoningSteps";
 import { runOutcome, type RunOutcomeOptions } from "./end/runOutcome";
 import { inputMessages } from "./map/inputMessages";
@@ -117,7 +118,7 @@ export interface CoalesceOptions {
  * in four groups of stages:
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
- * - map: `inputMessages → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot`
+ * - map: `inputMessages → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot → chainOfThought`
  * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome`
  * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
  *
@@ -171,6 +172,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }), ...(approvals && { approvals: true }) }),
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
+    chainOfThought(),
     // end of run
     legacyInterrupt(onWarning ? { onWarning } : {}),
     interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id), ...(askedTools && { askedTools }), ...(approvals && { approvals }) }),

@@ -3,6 +3,7 @@ import { filter, map, pipe } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../../src/carbon";
 import type { PipelineElement } from "../../../src/instructions";
 import { AWAITING_ANSWER, AWAITING_APPROVAL, AWAITING_DECISION, NO_CLIENT_TOOL, NO_TOOL_RESULT, toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "../../../src/operators/map/toolCallSteps";
+import { chainOfThought } from "../../../src/operators/map/chainOfThought";
 import { ev, instr } from "../../support/builders";
 import { testScheduler } from "../../support/marbles";
 import { itFollowsTheOperatorContract } from "../../support/operatorContract";
@@ -15,7 +16,7 @@ const result = (toolCallId: string, content: string, extra: object = {}) => ({ t
 const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });
 
 /** toolCallSteps() without its `run.toolCalls`, for the specs about the chain of thought and the history. */
-const steps = (options?: ToolCallStepsOptions) => pipe(toolCallSteps(options), filter((element: PipelineElement) => !("kind" in element && element.kind === "run.toolCalls")));
+const steps = (options?: ToolCallStepsOptions) => pipe(toolCallSteps(options), chainOfThought(), filter((element: PipelineElement) => !("kind" in element && element.kind === "run.toolCalls")));
 
 describe("toolCallSteps", () => {
   it("shows a tool call as a live chain-of-thought step and records it in the history", () => {
@@ -210,7 +211,7 @@ describe("toolCallSteps", () => {
     const seen: unknown[] = [];
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----E----R----F----|", elements({ S: start("t1", "send_email"), E: ev.toolEnd("t1"), R: pending, F: ev.runFinished() }));
-      const stepped = source.pipe(toolCallSteps({ approvals: true }), filter((element: PipelineElement) => !("kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls))));
+      const stepped = source.pipe(toolCallSteps({ approvals: true }), chainOfThought(), filter((element: PipelineElement) => !("kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls))));
       expectObservable(stepped).toBe("-(sh)-(eh)-(wr)-F----|", {
         s: chain({ tool_name: "send_email", status: "processing" }),
         e: chain({ tool_name: "send_email", status: "processing", request: { args: {} } }),
@@ -272,7 +273,7 @@ describe("toolCallSteps", () => {
       const events: PipelineElement[] = [start("t1", "weather"), end("t1"), result, start("t2", "paint"), end("t2"), start("t3", "search"), end("t3"), start("t4", "approve"), end("t4")];
       const finished = ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t4" }] } }) as PipelineElement;
       cold("-(abcdefghi)-z-|", { ...Object.fromEntries(events.map((event, at) => ["abcdefghi"[at]!, event])), z: finished })
-        .pipe(toolCallSteps({ clientTools: ["paint"] }))
+        .pipe(toolCallSteps({ clientTools: ["paint"] }), chainOfThought())
         .subscribe((element) => "kind" in element && element.kind === "run.toolCalls" && seen.push(element.calls.map((call) => [call.toolCallId, call.status])));
     });
     // A run that ends on an interrupt hands nothing over: the client tool's call t2 fails too.
@@ -325,7 +326,7 @@ describe("toolCallSteps", () => {
     const seen: unknown[] = [];
     testScheduler().run(({ cold }) => {
       cold("-S-a-E-R-M-F-|", elements({ S: start("t1", "weather", "a1"), a: ev.toolArgs("t1", '{"city":"Oslo"}'), E: ev.toolEnd("t1"), R: result("t1", "4 °C"), M: snapshot, F: ev.runFinished() }))
-        .pipe(toolCallSteps())
+        .pipe(toolCallSteps(), chainOfThought())
         .subscribe((element) => seen.push(element));
     });
     const chains = seen.flatMap((element) => ("kind" in (element as object) && (element as { kind: string }).kind === "options" ? [(element as { options: { chain_of_thought: CarbonChainOfThoughtStep[] } }).options.chain_of_thought] : []));
@@ -350,7 +351,7 @@ describe("toolCallSteps", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("--S-----a---E-----R-----F-----|", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":"rxjs"}'), E: ev.toolEnd("t1"), R: result("t1", "3 hits"), F: ev.runFinished() }));
       const kinds = source.pipe(toolCallSteps(), map((element) => ("kind" in element ? element.kind : element.type)));
-      expectObservable(kinds).toBe("--(oh)------(oh)--(oh)--(cF)--|", { o: "options", h: "history.message", c: "run.toolCalls", F: EventType.RUN_FINISHED });
+      expectObservable(kinds).toBe("--(oh)------(oh)--(oh)--(cF)--|", { o: "chain.steps", h: "history.message", c: "run.toolCalls", F: EventType.RUN_FINISHED });
     });
   });
 

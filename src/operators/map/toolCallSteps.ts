@@ -1,10 +1,10 @@
-import { EventType } from "@ag-ui/core";
+import { EventType, type Message } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { CarbonItem } from "../../carbon";
 import { AgUiInvalidItemError } from "../../errors";
 import { isEventOfType, type PipelineElement } from "../../instructions";
 import { createOperator } from "../fusion";
-import { ChainOfThought } from "../../internal/chainOfThought";
+import { ChainSteps, subagentStepKey, toolStepKey } from "../../internal/chainSteps";
 import { pendingApprovalOf } from "../../hitl";
 import { AWAITING_APPROVAL, closeUnanswered, failsWithoutResult, fatesAtFinish } from "../../internal/closeUnanswered";
 import { takeFromSnapshot } from "../../internal/takeFromSnapshot";
@@ -43,8 +43,9 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  * Shows the run's tool calls as Carbon chain-of-thought steps, live, and
  * records them in the history.
  *
- * Each change of the chain goes out as the whole chain in an `options`
- * instruction. TOOL_CALL_START adds a step (`tool_name`, `status:
+ * Each change of a step goes out as a `chain.steps` instruction (its key
+ * `tool:<toolCallId>`), which `chainOfThought()` puts in the chain Carbon
+ * shows. TOOL_CALL_START adds a step (`tool_name`, `status:
  * "processing"`); TOOL_CALL_ARGS emits nothing; TOOL_CALL_END sets
  * `request.args` (parsed JSON, or the raw string when it does not parse), and
  * `onToolCall` sees the call then, once; TOOL_CALL_RESULT sets
@@ -83,7 +84,7 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  *
  * ```
  * source: --S-----a---E-----R-----F-----|    S/a/E: a tool call "search" and its arguments; R: its result; F: RUN_FINISHED
- * result: --(oh)------(oh)--(oh)--(cF)--|    o: options { chain_of_thought }; h: history.message; c: run.toolCalls
+ * result: --(oh)------(oh)--(oh)--(cF)--|    o: chain.steps; h: history.message; c: run.toolCalls
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
@@ -91,8 +92,10 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
   const tools = { clientTools, asked: new Set(askedTools.map((tool) => tool.name)) };
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const send = (element: PipelineElement) => out.next(element);
-    const chain = new ChainOfThought(send);
+    const chain = new ChainSteps(send);
     const calls = new ToolCallsInProgress(send);
+    /** The subagent invocations of the run, by id: a call one made says whose it is. */
+    const subagents = new Map<string, string>();
 
     const showToolCallItem = (toolCallId: string, item: CarbonItem | void | undefined) => {
       if (item === undefined) return;
@@ -121,12 +124,19 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           if (onToolCall) for (const toolCall of found) showToolCallItem(toolCall.toolCallId, onToolCall(toolCall));
           return out.next(element);
         }
+        if (isEventOfType(element, EventType.SUBAGENT_STARTED)) {
+          subagents.set(element.subagentRunId, element.name);
+          return out.next(element);
+        }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
-          const { toolCallId, toolCallName, parentMessageId } = element;
+          const { toolCallId, toolCallName, parentMessageId, subagentRunId } = element;
           // A START for a call that ended goes on with it (a chunk stream split by another event).
           if (calls.reopen(toolCallId)) return;
-          const step = chain.add({ tool_name: toolCallName, status: "processing" });
-          return calls.start(toolCallId, toolCallName, parentMessageId ?? toolCallId, step);
+          const step = toolStepKey(toolCallId);
+          // A subagent's call is a step under the subagent's, saying whose it is.
+          const by = subagentRunId === undefined ? undefined : subagents.get(subagentRunId);
+          chain.add(step, { tool_name: toolCallName, ...(by !== undefined && { title: `${by}: ${toolCallName}` }), status: "processing" }, subagentRunId === undefined ? undefined : subagentStepKey(subagentRunId));
+          return calls.start(toolCallId, toolCallName, parentMessageId ?? toolCallId, step, subagentRunId);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_ARGS)) {
           return calls.appendArguments(element.toolCallId, element.delta);
@@ -153,12 +163,13 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           const approvalId = approvals && !failed ? pendingApprovalOf(content) : undefined;
           const call = calls.answer(toolCallId, approvalId);
           if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status: failed ? "failure" : "success" } : { ...chain.at(call.step)!, description: AWAITING_APPROVAL });
-          return out.next({ kind: "history.message", message: { id: messageId, role: "tool", toolCallId, content, ...(failed && { error }) } });
+          const subagentRunId = (element as { subagentRunId?: string }).subagentRunId;
+          return out.next({ kind: "history.message", message: { id: messageId, role: "tool", toolCallId, content, ...(failed && { error }), ...(subagentRunId !== undefined && { subagentRunId }) } as Message });
         }
         out.next(element);
       },
       complete: () => calls.keepCut(),
       error: breakOff,
     };
-  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.MESSAGES_SNAPSHOT, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
+  }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.MESSAGES_SNAPSHOT, EventType.SUBAGENT_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
 }
