@@ -2,7 +2,7 @@
  * The demos' agent: answers by keyword with streamed text, a stopped story, a
  * failure, history recall, a weather answer with reasoning, a tool call,
  * shared state and a Carbon card, a long answer in one burst of deltas, and
- * approvals whose continuation streams slowly; with a tool client, an e-mail sent through a tool server that asks for
+ * approvals whose continuation streams slowly, a supervisor with subagents; with a tool client, an e-mail sent through a tool server that asks for
  * approval. Each answer follows what was typed (the city, the files, the address, what to book: `askedFor.ts`), and
  * what it has no answer for it says so, with what it can do. Served by the testing kit's agent server.
  */
@@ -10,6 +10,7 @@ import type { RunAgentInput } from "@ag-ui/core";
 import type { AgentScript, SseResponse } from "carbon-agui-rx/testing";
 import type { ToolClient } from "carbon-agui-rx/tool-client";
 import { addressIn, cityIn, filesIn, FORECAST_CITIES, gistIn, listed } from "./askedFor";
+import { supervisorRun } from "./supervisor";
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -206,8 +207,17 @@ function deletedPaths(input: RunAgentInput): string[] {
   return edited ?? askedToDelete.get(decision?.interruptId ?? "") ?? SOME_FILES;
 }
 
+/** The supervisor's run (`supervisor.ts`), an event every few milliseconds. */
+async function superviseResearch(sse: SseResponse, input: RunAgentInput) {
+  for (const event of supervisorRun(input)) {
+    sse.send(event as never);
+    await pause(3);
+  }
+  sse.end();
+}
+
 /** What the agent can answer, for a question it cannot. */
-const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, for a story or a long answer, to fail, or what you said so far.`;
+const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, why there are tides (a supervisor and its subagents), for a story or a long answer, to fail, or what you said so far.`;
 
 /** Answers by keyword, like the scripted agents in the tests. */
 export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
@@ -238,6 +248,7 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
     const deltas = Number(/in (\d+) delta/.exec(question)?.[1] ?? 3000);
     return burstAnswer(sse, input, LONG_ANSWER, deltas, question.includes("and wait") ? "hang" : "finish");
   }
+  if (question.includes("tides")) return superviseResearch(sse, input);
   if (question.includes("fail")) return streamAnswer(sse, input, "Let me work that out. The first step is ", "fail");
   if (question.includes("remember")) {
     return streamAnswer(sse, input, `This thread (${input.threadId.slice(0, 8)}…) has ${input.messages.length} messages so far, and I received all of them.`);

@@ -14,9 +14,10 @@ import renderCost from "./render-cost";
 import runErrorMidway from "./run-error-midway";
 import stoppedByUser from "./stopped-by-user";
 import streamedText from "./streamed-text";
+import subagents from "./subagents";
 import textChunks from "./text-chunks";
 import toolCallChunks from "./tool-call-chunks";
 import toolCalls from "./tool-calls";
 
 /** Every scenario; `spec/marbles.spec.ts` runs them all. */
-export const scenarios: readonly MarbleScenario[] = [streamedText, burst, renderCost, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, strayEvent, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, interrupt];
+export const scenarios: readonly MarbleScenario[] = [streamedText, burst, renderCost, textChunks, endsWithoutRunFinished, runErrorMidway, stoppedByUser, cutStream, protocolViolation, strayEvent, generativeUi, toolCalls, reasoning, nonStreamingGraph, activitiesAndState, toolCallChunks, lifecycleEvents, subagents, interrupt];

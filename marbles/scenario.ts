@@ -35,8 +35,5 @@ export const ON_EVENT_ONLY: ReadonlySet<EventType> = new Set([
   EventType.RUN_STARTED,
   EventType.STEP_STARTED,
   EventType.STEP_FINISHED,
-  EventType.SUBAGENT_STARTED,
-  EventType.SUBAGENT_FINISHED,
-  EventType.SUBAGENT_ERROR,
   EventType.RAW,
 ]);

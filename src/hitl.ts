@@ -17,6 +17,8 @@ export interface InterruptDecisionData {
   responseSchema?: object;
   /** After this moment (ISO 8601) the interrupt can only be rejected. */
   expiresAt?: string;
+  /** The subagent that asks, when a subagent raised the interrupt (as its step is titled; else its `subagentRunId`). */
+  subagent?: string;
 }
 
 /** What a clarification card shows: the `user_defined` payload when `detectClarification` finds the agent asking. */

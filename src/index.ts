@@ -6,6 +6,7 @@ export { inputMessages } from "./operators/map/inputMessages";
 export { sharedState } from "./operators/map/sharedState";
 export { textMessages } from "./operators/map/textMessages";
 export { reasoningSteps } from "./operators/map/reasoningSteps";
+export { subagentSteps, SUBAGENT_UNFINISHED, SUBAGENT_WAITING } from "./operators/map/subagentSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/map/toolCallSteps";
 export { chainOfThought } from "./operators/map/chainOfThought";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/map/carbonItems";

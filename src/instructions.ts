@@ -32,6 +32,8 @@ export interface HistoryReserveInstruction {
   kind: "history.reserve";
   messageId: string;
   role: "assistant" | "user" | "system" | "developer" | "reasoning";
+  /** The subagent invocation that says the message, when one does. */
+  subagentRunId?: string;
 }
 
 /** A provider's encrypted reasoning artefact for a message or a tool call: kept in the history, never shown. */
@@ -73,9 +75,10 @@ export interface SubagentSaidInstruction {
   text: string;
 }
 
-/** The tokens a run used, as its RUN_FINISHED or RUN_ERROR reported them. */
+/** The tokens a run used, as its RUN_FINISHED or RUN_ERROR reported them: the conversation keeps them. */
 export interface RunUsageInstruction {
   kind: "run.usage";
+  runId: string;
   usage: readonly TokenUsage[];
 }
 
@@ -153,7 +156,8 @@ export type ConversationWrite =
   | ActivitySnapshotInstruction
   | ActivityDeltaInstruction
   | PendingInterruptsInstruction
-  | ClarificationShownInstruction;
+  | ClarificationShownInstruction
+  | RunUsageInstruction;
 
 /** One tool call of a run, as the run left it. */
 export interface RunToolCall {

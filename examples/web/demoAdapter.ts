@@ -80,6 +80,8 @@ export function demoAdapter(notify: (text: string) => void = () => undefined, ex
     },
     // Declared without a handler: a call of it is the person's to answer, on a decision card checked against its schema.
     tools: [SCHEDULE_MEETING],
+    // The tokens a run reports, as a quiet line under its answer (the supervisor's "Why are there tides?" reports some).
+    showUsage: true,
     ...(threadId && { threadId }),
     ...(params.get("persist") !== "off" && { persistence: { store: indexedDbStore() } }),
     onError: (error) => {

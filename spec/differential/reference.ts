@@ -165,8 +165,9 @@ export function withoutEmptyMessages(view: ClientView): ClientView {
 
 /**
  * What Carbon should show for each run: its assistant messages in the order
- * their text began, a card where each weather call's arguments completed,
- * and the messages a snapshot brought. Chunks are expanded by the reference
+ * their text began (a subagent's are its step's, not the answer's), a card
+ * where each weather call's arguments completed, and the messages a snapshot
+ * brought. Chunks are expanded by the reference
  * client's own `transformChunks()`.
  */
 export function expectedCarbonTexts(events: readonly BaseEvent[]): string[][] {
@@ -175,6 +176,7 @@ export function expectedCarbonTexts(events: readonly BaseEvent[]): string[][] {
   const expanded: BaseEvent[] = [];
   from(events).pipe(transformChunks()).subscribe({ next: (event) => void expanded.push(event), error: () => undefined });
   const weatherCalls = new Set<string>();
+  const subagents = new Set<string>();
   for (const event of expanded as (BaseEvent & Record<string, unknown>)[]) {
     const run = runs.at(-1);
     switch (event.type) {
@@ -186,7 +188,9 @@ export function expectedCarbonTexts(events: readonly BaseEvent[]): string[][] {
       case EventType.TEXT_MESSAGE_CONTENT: {
         // An item shows in Carbon from its first text on.
         const id = event.messageId as string;
+        if (event.type === EventType.TEXT_MESSAGE_START && event.subagentRunId !== undefined && !seen.has(id)) subagents.add(id);
         seen.add(id);
+        if (subagents.has(id)) break;
         const delta = (event.delta as string | undefined) ?? "";
         if (delta !== "") run!.set(id, (run!.get(id) ?? "") + delta);
         break;
@@ -201,7 +205,7 @@ export function expectedCarbonTexts(events: readonly BaseEvent[]): string[][] {
       }
       case EventType.MESSAGES_SNAPSHOT:
         for (const message of event.messages as Message[]) {
-          if (message.role !== "assistant" || seen.has(message.id) || !message.content) continue;
+          if (message.role !== "assistant" || seen.has(message.id) || !message.content || message.subagentRunId !== undefined) continue;
           seen.add(message.id);
           run!.set(message.id, message.content as string);
         }

@@ -4,8 +4,9 @@ import fc from "fast-check";
 /**
  * Random, valid AG-UI 1.0 streams for the differential suite: several runs,
  * each a random interleaving of text, tool-call and reasoning messages (in
- * explicit or chunk form), state and activity snapshots and deltas, and
- * message snapshots, optionally cut at any point.
+ * explicit or chunk form), subagent invocations (their own messages, calls
+ * and reasoning, attributed to them), state and activity snapshots and
+ * deltas, and message snapshots, optionally cut at any point.
  *
  * Ids are prefixed by kind so that no two kinds share one (a producer that
  * reuses a text message's id for an activity breaks the protocol).
@@ -65,7 +66,16 @@ interface SnapshotSpec {
   newActivity: boolean;
 }
 
-type EntitySpec = TextSpec | ToolSpec | ReasoningSpec | StateSpec | ActivitySpec | SnapshotSpec;
+/** A subagent invocation: its messages, calls and reasoning, interleaved and attributed to it, then its end. */
+interface SubagentSpec {
+  kind: "subagent";
+  name: string;
+  inner: (TextSpec | ToolSpec | ReasoningSpec)[];
+  order: number[];
+  ends: "finished" | "suspended" | "error";
+}
+
+type EntitySpec = TextSpec | ToolSpec | ReasoningSpec | StateSpec | ActivitySpec | SnapshotSpec | SubagentSpec;
 
 export interface StreamSpec {
   /** `futureOutcome`: the run ends with an outcome of a later protocol version, which a 1.0 client strips. */
@@ -81,21 +91,34 @@ const key = fc.constantFrom("a", "b", "c");
 const stateValue: fc.Arbitrary<StateValue> = fc.oneof(fc.integer({ min: 0, max: 9 }), fc.record({ x: fc.integer({ min: 0, max: 9 }) }));
 const pointer = fc.constantFrom("/a", "/a", "/b", "/c", "/a/x", "/a/x", "/b/x", "");
 
+const textEntity: fc.Arbitrary<TextSpec> = fc.record({ kind: fc.constant("text" as const), form, parts: parts(1, 3), reopenParts: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: parts(1, 2) }) });
+const toolEntity = (parents: ToolSpec["parent"][]): fc.Arbitrary<ToolSpec> =>
+  fc.record({
+    kind: fc.constant("tool" as const),
+    form,
+    name: fc.constantFrom("search", "weather"),
+    argParts: fc.constantFrom<string[]>(['{"q":', '"x"}'], ["{}"], [], ['{"city":"Oslo"}']),
+    parent: fc.constantFrom(...parents),
+    result: fc.constantFrom("none" as const, "after" as const, "beforeEnd" as const),
+    encrypted: fc.boolean(),
+  });
+const reasoningEntity: fc.Arbitrary<ReasoningSpec> = fc.record({ kind: fc.constant("reasoning" as const), form, parts: parts(0, 2), encrypted: fc.boolean(), span: fc.boolean() });
+
 const entity: fc.Arbitrary<EntitySpec> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("text" as const), form, parts: parts(1, 3), reopenParts: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: parts(1, 2) }) }) },
+  { weight: 4, arbitrary: textEntity },
+  { weight: 3, arbitrary: toolEntity(["none", "text", "user", "fresh"]) },
+  { weight: 2, arbitrary: reasoningEntity },
   {
-    weight: 3,
+    weight: 2,
     arbitrary: fc.record({
-      kind: fc.constant("tool" as const),
-      form,
-      name: fc.constantFrom("search", "weather"),
-      argParts: fc.constantFrom<string[]>(['{"q":', '"x"}'], ["{}"], [], ['{"city":"Oslo"}']),
-      parent: fc.constantFrom("none" as const, "text" as const, "user" as const, "fresh" as const),
-      result: fc.constantFrom("none" as const, "after" as const, "beforeEnd" as const),
-      encrypted: fc.boolean(),
+      kind: fc.constant("subagent" as const),
+      name: fc.constantFrom("researcher", "checker"),
+      // A subagent's call belongs to a message of its own (AG-UI 1.0: a call carries its message's attribution).
+      inner: fc.array(fc.oneof(textEntity, toolEntity(["none", "fresh"]), reasoningEntity), { minLength: 1, maxLength: 3 }),
+      order: fc.array(fc.nat({ max: 99 }), { minLength: 20, maxLength: 20 }),
+      ends: fc.constantFrom("finished" as const, "suspended" as const, "error" as const),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("reasoning" as const), form, parts: parts(0, 2), encrypted: fc.boolean(), span: fc.boolean() }) },
   {
     weight: 3,
     arbitrary: fc.record(
@@ -221,6 +244,15 @@ function entityEvents(spec: EntitySpec, id: string, run: { firstTextId?: string 
     }
     case "messagesSnapshot":
       return [{ type: "SNAPSHOT_PLACEHOLDER", spec, id }];
+    case "subagent": {
+      const subagentRunId = `subagent-${id}`;
+      const inner = interleave(spec.inner.map((candidate, index) => entityEvents(candidate, `${id}-${index}`, {})), spec.order);
+      const end =
+        spec.ends === "error"
+          ? { type: EventType.SUBAGENT_ERROR, subagentRunId, message: `${spec.name} failed` }
+          : { type: EventType.SUBAGENT_FINISHED, subagentRunId, outcome: { type: spec.ends === "finished" ? "success" : "suspended" } };
+      return [{ type: EventType.SUBAGENT_STARTED, subagentRunId, name: spec.name }, ...inner.map((event) => ({ ...event, subagentRunId })), end] as Step[];
+    }
   }
 }
 
@@ -247,7 +279,7 @@ function interleave(lists: Step[][], order: number[]): Step[] {
  */
 function materialize(steps: Step[]): BaseEvent[] {
   const closed = new Map<string, Message>();
-  const texts = new Map<string, { role: "assistant" | "reasoning"; content: string; open: boolean }>();
+  const texts = new Map<string, { role: "assistant" | "reasoning"; content: string; open: boolean; subagentRunId?: string }>();
   let openChunk: string | undefined;
   const events: BaseEvent[] = [];
   /** Encrypted values so far, by message id: a producer's snapshot carries them. */
@@ -269,7 +301,7 @@ function materialize(steps: Step[]): BaseEvent[] {
         case EventType.TEXT_MESSAGE_CHUNK:
         case EventType.REASONING_MESSAGE_CHUNK: {
           const role = event.type === EventType.TEXT_MESSAGE_CHUNK ? "assistant" : "reasoning";
-          const entry = texts.get(event.messageId!) ?? { role, content: "", open: false };
+          const entry = texts.get(event.messageId!) ?? { role, content: "", open: false, ...(event.subagentRunId !== undefined && { subagentRunId: event.subagentRunId }) };
           entry.content += event.delta ?? "";
           texts.set(event.messageId!, entry);
           openChunk = event.messageId;
@@ -280,7 +312,12 @@ function materialize(steps: Step[]): BaseEvent[] {
           break;
         case EventType.TEXT_MESSAGE_START:
         case EventType.REASONING_MESSAGE_START: {
-          const entry = texts.get(event.messageId!) ?? { role: event.type === EventType.TEXT_MESSAGE_START ? "assistant" : "reasoning", content: "", open: true };
+          const entry = texts.get(event.messageId!) ?? {
+            role: event.type === EventType.TEXT_MESSAGE_START ? "assistant" : "reasoning",
+            content: "",
+            open: true,
+            ...(event.subagentRunId !== undefined && { subagentRunId: event.subagentRunId }),
+          };
           entry.open = true;
           texts.set(event.messageId!, entry);
           break;
@@ -301,7 +338,8 @@ function materialize(steps: Step[]): BaseEvent[] {
         if (!entry.open && openChunk !== id && entry.content !== "") {
           const previous = closed.get(id);
           const encryptedValue = encrypted.get(id);
-          closed.set(id, { ...previous, id, role: entry.role, content: entry.content, ...(encryptedValue !== undefined && { encryptedValue }) } as Message);
+          const { subagentRunId } = entry;
+          closed.set(id, { ...previous, id, role: entry.role, content: entry.content, ...(encryptedValue !== undefined && { encryptedValue }), ...(subagentRunId !== undefined && { subagentRunId }) } as Message);
         }
       }
       events.push(event);

@@ -69,6 +69,18 @@ describe("renderDecisionCards", () => {
     expect(host.ownerDocument.querySelectorAll("style#cagr-card-styles")).toHaveLength(1);
   });
 
+  it("says which subagent asks, above what it asks", async () => {
+    const supervisor = () =>
+      of(
+        ev.runStarted(),
+        ev.subagentStarted("s1", "researcher"),
+        ev.subagentFinished("s1"),
+        ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "input_required", message: "Which ocean?", subagentRunId: "s1" }] } }),
+      );
+    const { card } = await setUp(supervisor);
+    expect([...card.querySelectorAll("p")].slice(0, 2).map((line) => line.textContent)).toEqual(["Asked by researcher", "Which ocean?"]);
+  });
+
   it("builds the card from Carbon's web components when the page has them registered", async () => {
     const window = new JSDOM("<!doctype html><div id=chat></div>").window;
     for (const tag of ["cds-button", "cds-textarea", "cds-inline-loading"]) window.customElements.define(tag, class extends window.HTMLElement {});

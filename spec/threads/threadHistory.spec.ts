@@ -37,6 +37,26 @@ describe("replayThread (a thread the agent's server keeps as messages, as the ch
     expect(first!.messageOptions?.reasoning?.steps?.map((step) => step.content)).toEqual(["Look it up."]);
   });
 
+  it("shows a subagent's messages as its step, not the answer, each invocation one step (a message history keeps no subagent events)", () => {
+    const supervised: Message[] = [
+      { id: "u1", role: "user", content: "Why tides?" },
+      { id: "a1", role: "assistant", content: "Let me ask.", toolCalls: [{ id: "c1", type: "function", function: { name: "delegate", arguments: "{}" } }] },
+      { id: "t1", role: "tool", toolCallId: "c1", content: "notes" },
+      { id: "r1", role: "reasoning", content: "Search it.", subagentRunId: "s1" },
+      { id: "n1", role: "assistant", name: "researcher", content: "The moon pulls.", subagentRunId: "s1" },
+      { id: "n2", role: "assistant", content: "Checked.", subagentRunId: "s2" },
+      { id: "a2", role: "assistant", content: "The moon." },
+    ];
+    const [first] = responses(replay(supervised));
+    expect(first!.items.map((item) => item.text)).toEqual(["Let me ask.", "The moon."]);
+    expect(first!.messageOptions?.reasoning).toBeUndefined();
+    expect(first!.messageOptions?.chain_of_thought?.map((step) => [step.title ?? step.tool_name, step.status, step.response?.content])).toEqual([
+      ["delegate", "success", "notes"],
+      ["researcher", "success", "> Search it.\n\nThe moon pulls."],
+      ["subagent", "success", "Checked."],
+    ]);
+  });
+
   it("ends the last answer on the thread's pending interrupts, as decision cards", () => {
     const interrupt: Interrupt = { id: "i1", reason: "tool_approval", message: "Delete them?", toolCallId: "c2" };
     const last = responses(replay(thread, [interrupt])).at(-1)!;

@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import type { Message, TokenUsage } from "@ag-ui/core";
 import { BehaviorSubject, distinctUntilChanged, map, switchMap, type Observable } from "rxjs";
 import { Conversation, type Activity } from "../conversation";
 import type { PendingInterrupt } from "../hitl";
@@ -65,6 +65,15 @@ export abstract class CurrentConversation {
 
   get pendingInterrupts$(): Observable<readonly PendingInterrupt[]> {
     return this.conversations.pipe(switchMap((conversation) => conversation.pendingInterrupts$));
+  }
+
+  /** The tokens the thread's runs reported using, summed by provider and model (`aggregateTokenUsage`); see `onUsage` for each run's. */
+  get usage(): readonly TokenUsage[] {
+    return this.conversation.usage;
+  }
+
+  get usage$(): Observable<readonly TokenUsage[]> {
+    return this.conversations.pipe(switchMap((conversation) => conversation.usage$));
   }
 
   /** The thread's activities (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by message id. */

@@ -14,26 +14,27 @@ import type { PersistenceOptions } from "../persistence/threadStore";
 import type { AgentThreads } from "../threads/agentThreads";
 import type { RunAgent } from "../runners/runAgent";
 
-/** The `agUiToCarbon()` options the adapter passes on to every run. */
-type PipelineOptions = Pick<
-  AgUiToCarbonOptions,
-  | "onEvent"
-  | "operators"
-  | "validate"
-  | "coalesce"
-  | "onInvalidEvent"
-  | "onWarning"
-  | "onInvalidItem"
-  | "onToolCall"
-  | "onActivity"
-  | "onRunFinished"
-  | "detectClarification"
-  | "onClarification"
-  | "describeError"
-  | "html"
-  | "allowHttp"
-  | "allowUrl"
->;
+/** The `agUiToCarbon()` options the adapter passes on to every run as they are given. */
+const PASSED_ON = [
+  "onEvent",
+  "operators",
+  "validate",
+  "onInvalidEvent",
+  "onInvalidItem",
+  "onToolCall",
+  "onActivity",
+  "onUsage",
+  "showUsage",
+  "onRunFinished",
+  "detectClarification",
+  "onClarification",
+  "html",
+  "allowHttp",
+  "allowUrl",
+] as const satisfies readonly (keyof AgUiToCarbonOptions)[];
+
+/** The `agUiToCarbon()` options the adapter takes: those passed on, and those it resolves first. */
+type PipelineOptions = Pick<AgUiToCarbonOptions, (typeof PASSED_ON)[number] | "coalesce" | "onWarning" | "describeError">;
 
 export interface CarbonAgUiAdapterOptions extends PipelineOptions {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
@@ -184,7 +185,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
   const { run, tools = [], maxFrontendToolRounds = 5, maxFollowedRuns = 3, context = [], forwardedProps = {}, scheduler = frameScheduler(), coalesce = true, rejectOnError = false } = options;
   const onWarning = options.onWarning ?? warnOnConsole;
   const onError = options.onError ?? errorOnConsole;
-  const passedOn = { ...pick(options, ["onEvent", "operators", "validate", "onInvalidEvent", "onInvalidItem", "onToolCall", "onActivity", "onRunFinished", "detectClarification", "onClarification", "html", "allowHttp", "allowUrl"]), onWarning };
+  const passedOn = { ...pick(options, PASSED_ON), onWarning };
   const ownCoalesce = coalesce === true || coalesce === false ? {} : coalesce;
   // Calls of the tools the run was given are handed to the browser when the run ends without their results.
   const clientTools = tools.map((tool) => tool.name);

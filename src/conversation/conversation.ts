@@ -1,4 +1,4 @@
-import type { Interrupt, Message, ToolCall } from "@ag-ui/core";
+import { aggregateTokenUsage, type Interrupt, type Message, type TokenUsage, type ToolCall } from "@ag-ui/core";
 import { BehaviorSubject, type Observable, type SchedulerLike } from "rxjs";
 import type { InterruptDecision, PendingInterrupt } from "../hitl";
 import { deepFreeze } from "../internal/deepFreeze";
@@ -23,6 +23,8 @@ export interface ConversationInit {
   messages?: readonly Message[];
   /** Shared state to start from. Default `{}`. */
   state?: unknown;
+  /** The tokens the thread's runs used so far (see `usage`). */
+  usage?: readonly TokenUsage[];
   /**
    * Paces `state$`: at most one snapshot per task of this scheduler, however
    * many deltas arrive. Default: animation frames in a browser, else the
@@ -48,6 +50,8 @@ export class Conversation {
   private readonly activityMap = new Map<string, Activity>();
   /** Interrupts awaiting their resume, by id in arrival order. */
   private readonly pendingSubject = new BehaviorSubject<readonly PendingInterrupt[]>(Object.freeze([]));
+  /** The tokens the thread's runs reported, summed by provider and model. */
+  private readonly usageSubject: BehaviorSubject<readonly TokenUsage[]>;
   /** The clarification card last shown on this thread, and the state version it was shown for. */
   private shownClarification: { question: string; stateVersion: number } | undefined;
 
@@ -65,6 +69,27 @@ export class Conversation {
     // Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it: `{}` for none.
     this.sharedState = new SharedStateDocument(init.state === undefined ? {} : init.state, init.scheduler ?? frameScheduler());
     this.state$ = this.sharedState.state$;
+    this.usageSubject = new BehaviorSubject<readonly TokenUsage[]>(deepFreeze(aggregateTokenUsage([...(init.usage ?? [])])));
+  }
+
+  /**
+   * The tokens the thread's runs reported using (their RUN_FINISHED's or
+   * RUN_ERROR's `usage`), summed by provider and model as `@ag-ui/core`'s
+   * `aggregateTokenUsage` does; frozen.
+   */
+  get usage(): readonly TokenUsage[] {
+    return this.usageSubject.value;
+  }
+
+  /** `usage`, at once and after each run that reports some. */
+  get usage$(): Observable<readonly TokenUsage[]> {
+    return this.usageSubject.asObservable();
+  }
+
+  /** Adds a run's reported usage to the thread's totals. */
+  addUsage(usage: readonly TokenUsage[]): void {
+    if (usage.length === 0) return;
+    this.usageSubject.next(deepFreeze(aggregateTokenUsage([...this.usage, ...usage])));
   }
 
   get messages(): readonly Message[] {
@@ -98,8 +123,8 @@ export class Conversation {
   }
 
   /** Holds the place in the history of a message that has just started (see `History.reserve`). */
-  reserveMessage(id: string, role: "assistant" | "user" | "system" | "developer" | "reasoning"): void {
-    this.history.reserve(id, role);
+  reserveMessage(id: string, role: "assistant" | "user" | "system" | "developer" | "reasoning", subagentRunId?: string): void {
+    this.history.reserve(id, role, subagentRunId);
   }
 
   /**

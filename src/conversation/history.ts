@@ -73,8 +73,8 @@ export class History {
    * encrypted value for it) arrives; a message that never has anything to
    * keep leaves no trace.
    */
-  reserve(id: string, role: "assistant" | "user" | "system" | "developer" | "reasoning"): void {
-    this.list.reserve(id, role);
+  reserve(id: string, role: "assistant" | "user" | "system" | "developer" | "reasoning", subagentRunId?: string): void {
+    this.list.reserve(id, role, subagentRunId);
   }
 
   /**

@@ -32,9 +32,10 @@ export class MessageList {
   }
 
   /** Holds a place last for a message that has started (see `History.reserve`). */
-  reserve(id: string, role: Message["role"]): void {
+  reserve(id: string, role: Message["role"], subagentRunId?: string): void {
     if (this.positions.has(id)) return;
-    this.append((role === "assistant" ? { id, role } : { id, role, content: "" }) as Message);
+    const by = subagentRunId === undefined ? {} : { subagentRunId };
+    this.append((role === "assistant" ? { id, role, ...by } : { id, role, content: "", ...by }) as Message);
     this.reserved.add(id);
   }
 

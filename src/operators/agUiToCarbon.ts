@@ -17,7 +17,9 @@ import { expandChunks } from "./check/expandChunks";
 import { messagesSnapshot } from "./map/messagesSnapshot";
 import { chainOfThought } from "./map/chainOfThought";
 import { reasoningSteps } from "./map/reasoningSteps";
+import { subagentSteps } from "./map/subagentSteps";
 import { runOutcome, type RunOutcomeOptions } from "./end/runOutcome";
+import { usageNote, type DescribeUsage } from "./end/usageNote";
 import { inputMessages } from "./map/inputMessages";
 import { sharedState } from "./map/sharedState";
 import { stopWhen } from "./check/stopWhen";
@@ -93,6 +95,12 @@ export interface AgUiToCarbonOptions
   record?: (chunk: CarbonStreamChunk) => void;
   /** With `record`: a source error this picks leaves the record unfinished (see `recordChunks()`). Default: none. */
   recordUnfinishedOn?: (error: unknown) => boolean;
+  /**
+   * Show the tokens each run reports it used as a quiet line under its
+   * answer (see `usageNote()`): `true` for "150 tokens (120 in, 30 out)", or
+   * a function that says it your way. Default `false`.
+   */
+  showUsage?: boolean | DescribeUsage;
 }
 
 export interface CoalesceOptions {
@@ -118,8 +126,8 @@ export interface CoalesceOptions {
  * in four groups of stages:
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
- * - map: `inputMessages → sharedState → activities → textMessages → reasoningSteps → toolCallSteps → carbonItems → messagesSnapshot → chainOfThought`
- * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome`
+ * - map: `inputMessages → sharedState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → chainOfThought`
+ * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome → usageNote`
  * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
  *
  * The mapping stages read only the stream (and what the conversation held
@@ -146,7 +154,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
  * adapter and the fused runtime's property spec compose them).
  */
 export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation, keep: (instruction: CarbonInstruction) => boolean = () => false): OperatorFunction<unknown, unknown>[] {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onToolCall, clientTools, askedTools, approvals, onActivity, onRunFinished, detectClarification, onClarification, html = false, record } =
+  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onToolCall, clientTools, askedTools, approvals, onActivity, onUsage, onRunFinished, detectClarification, onClarification, html = false, record, showUsage = false } =
     options;
   const itemOptions = itemOptionsOf(options);
   const history = conversation.messages;
@@ -169,6 +177,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     activities(),
     textMessages(),
     reasoningSteps(),
+    subagentSteps(),
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }), ...(approvals && { approvals: true }) }),
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
@@ -178,8 +187,9 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id), ...(askedTools && { askedTools }), ...(approvals && { approvals }) }),
     ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
+    ...(showUsage === false ? [] : [usageNote(showUsage === true ? undefined : showUsage)]),
     // record and render
-    applyToConversation(conversation, { ...(onWarning && { onWarning }), ...(onActivity && { onActivity }) }),
+    applyToConversation(conversation, { ...(onWarning && { onWarning }), ...(onActivity && { onActivity }), ...(onUsage && { onUsage }) }),
     ...(record ? [recordChunks(record, options, options.recordUnfinishedOn)] : []),
     ...(html ? [] : [escapeHtml()]),
     toStreamChunksKeeping(options, keep as (instruction: CarbonInstruction) => instruction is CarbonInstruction),

@@ -1,4 +1,4 @@
-import { InterruptSchema, MessageSchema } from "@ag-ui/core/schemas";
+import { InterruptSchema, MessageSchema, TokenUsageSchema } from "@ag-ui/core/schemas";
 import { z } from "zod/v4";
 import { AgUiSnapshotError } from "../errors";
 import { isRecord } from "../internal/isRecord";
@@ -53,6 +53,7 @@ function snapshotSchema(maxEntries: number) {
     activities: z.array(z.object({ messageId: z.string(), activityType: z.string(), content: looseRecord })).max(maxEntries),
     pendingInterrupts: z.array(z.object({ interrupt: InterruptSchema, decision: decision.optional() })).max(maxEntries),
     transcript: z.array(z.discriminatedUnion("kind", [request, response, decided])).max(maxEntries),
+    usage: z.array(TokenUsageSchema).max(maxEntries).optional(),
   });
 }
 

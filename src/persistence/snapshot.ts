@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import type { Message, TokenUsage } from "@ag-ui/core";
 import { Conversation, type Activity, type ConversationInit } from "../conversation";
 import type { PendingInterrupt } from "../hitl";
 import type { TranscriptEntry } from "./transcript";
@@ -26,6 +26,8 @@ export interface ConversationSnapshot {
   activities: readonly Activity[];
   pendingInterrupts: readonly PendingInterrupt[];
   transcript: readonly TranscriptEntry[];
+  /** The tokens the thread's runs reported (`Conversation.usage`); absent when none did. */
+  usage?: readonly TokenUsage[];
 }
 
 /** A snapshot of `conversation` now, with what the chat showed. Its parts are the conversation's frozen values, not copies. */
@@ -39,13 +41,14 @@ export function snapshotOf(conversation: Conversation, transcript: readonly Tran
     activities: [...conversation.activities.values()],
     pendingInterrupts: conversation.pendingInterrupts,
     transcript,
+    ...(conversation.usage.length > 0 && { usage: conversation.usage }),
   };
 }
 
-/** The conversation a snapshot holds: its thread, history, state, activities and pending interrupts with their decisions. */
+/** The conversation a snapshot holds: its thread, history, state, activities, pending interrupts with their decisions, and usage. */
 export function conversationOf(snapshot: ConversationSnapshot, init: Pick<ConversationInit, "scheduler"> = {}): Conversation {
   const activities = snapshot.activities.map(({ messageId, activityType, content }): Message => ({ id: messageId, role: "activity", activityType, content }));
-  const conversation = new Conversation({ ...init, threadId: snapshot.threadId, messages: [...snapshot.messages, ...activities], state: snapshot.state });
+  const conversation = new Conversation({ ...init, threadId: snapshot.threadId, messages: [...snapshot.messages, ...activities], state: snapshot.state, ...(snapshot.usage && { usage: snapshot.usage }) });
   conversation.addPendingInterrupts(snapshot.pendingInterrupts.map((entry) => entry.interrupt));
   for (const { interrupt, decision } of snapshot.pendingInterrupts) if (decision) conversation.decideInterrupt(interrupt.id, decision);
   return conversation;

@@ -25,8 +25,9 @@ export interface DecisionCardElements {
 /**
  * Builds a decision card's DOM from Carbon's own web components when the page
  * has them (Carbon AI Chat registers `cds-button`, `cds-textarea` and
- * `cds-inline-loading`), else from their native counterparts: what is asked
- * (the interrupt's message, else its reason), the tool, its arguments
+ * `cds-inline-loading`), else from their native counterparts: the subagent
+ * that asks (when one did), what is asked (the interrupt's message, else its
+ * reason), the tool, its arguments
  * (`argsText`) as code with their editor, and the buttons.
  */
 export function buildDecisionCard(document: Document, data: InterruptDecisionData, argsText: string, text: DecisionCardText): DecisionCardElements {
@@ -38,6 +39,7 @@ export function buildDecisionCard(document: Document, data: InterruptDecisionDat
   const title = create(document, "p", "cagr-card-message", data.message ?? data.reason);
   title.id = `cagr-card-${interruptId}`;
   element.setAttribute("aria-labelledby", title.id);
+  if (data.subagent !== undefined) element.append(create(document, "p", "cagr-card-asked-by", text.askedBy(data.subagent)));
   element.append(title);
   if (data.action) element.append(create(document, "p", "cagr-card-action", text.action(data.action)));
 

@@ -13,6 +13,8 @@ export interface DecisionCardText {
   /** A decision as done ("Approved"), without its full stop. */
   readonly decided: Readonly<Record<DecisionType, string>>;
   readonly action: (name: string) => string;
+  /** Who asks, when a subagent raised the interrupt. */
+  readonly askedBy: (subagent: string) => string;
   /** The accessible names of the arguments' code block and of their editor. */
   readonly argumentsCode: string;
   readonly argumentsEditor: string;
@@ -44,6 +46,7 @@ export const DECISION_CARD_TEXT: DecisionCardText = {
   buttons: { approve: "Approve", edit: "Approve with changes", send: "Send with changes", cancel: "Cancel", reject: "Reject" },
   decided: DECIDED,
   action: (name) => `Action: ${name}`,
+  askedBy: (subagent) => `Asked by ${subagent}`,
   argumentsCode: "Arguments",
   argumentsEditor: "Arguments (JSON)",
   notJson: (error) => `The arguments are not valid JSON: ${error}`,

@@ -17,7 +17,7 @@ const CARD_CSS = `
 .cagr-card { display: grid; gap: 0.75rem; padding: 1rem; margin: 0.25rem 0; background: var(--cds-layer-01, #f4f4f4); color: var(--cds-text-primary, #161616); border: 1px solid var(--cds-border-subtle-01, #c6c6c6); font-family: var(--cds-body-01-font-family, "IBM Plex Sans", system-ui, sans-serif); font-size: 0.875rem; line-height: 1.25rem; }
 .cagr-card p { margin: 0; }
 .cagr-card .cagr-card-message { font-weight: 600; }
-.cagr-card .cagr-card-action, .cagr-card .cagr-card-hint { color: var(--cds-text-secondary, #525252); }
+.cagr-card .cagr-card-action, .cagr-card .cagr-card-hint, .cagr-card .cagr-card-asked-by { color: var(--cds-text-secondary, #525252); }
 .cagr-card .cagr-card-code { margin: 0; padding: 0.75rem 1rem; max-height: 16rem; overflow: auto; background: var(--cds-layer-02, #ffffff); color: var(--cds-text-primary, #161616); font-family: "IBM Plex Mono", ui-monospace, monospace; font-size: 0.75rem; line-height: 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .cagr-card .cagr-card-editor { width: 100%; box-sizing: border-box; font-family: "IBM Plex Mono", ui-monospace, monospace; font-size: 0.75rem; }
 .cagr-card textarea.cagr-card-editor { padding: 0.5rem 1rem; background: var(--cds-field-02, #ffffff); color: var(--cds-text-primary, #161616); border: 0; border-bottom: 1px solid var(--cds-border-strong-01, #8d8d8d); resize: vertical; }

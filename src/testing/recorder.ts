@@ -139,10 +139,12 @@ function itemId(item: Partial<CarbonItem>): string {
 }
 
 function renderItem(item: CarbonItem): string {
-  if (item.response_type === "text" || item.response_type === "system") return String(item.text ?? "");
+  if (item.response_type === "text") return String(item.text ?? "");
+  // Carbon shows a system item's title (small and muted), not its text.
+  if (item.response_type === "system") return item.title === undefined ? "" : `(${String(item.title)})`;
   if (item.response_type === "inline_error") return `[error: ${String(item.text ?? "There was an error.")}]`;
-  const card = item.user_defined as { kind?: string; message?: string; reason?: string; question?: string } | undefined;
-  if (card?.kind === "interrupt") return `[decision card: ${card.message ?? card.reason}]`;
+  const card = item.user_defined as { kind?: string; message?: string; reason?: string; question?: string; subagent?: string } | undefined;
+  if (card?.kind === "interrupt") return `[decision card${card.subagent === undefined ? "" : ` from ${card.subagent}`}: ${card.message ?? card.reason}]`;
   if (card?.kind === "clarification") return `[clarification: ${card.question ?? "more details needed"}]`;
   const body = Array.isArray(item.body) ? (item.body as CarbonItem[]).map(renderItem).join(" ") : "";
   const buttons = Array.isArray(item.footer) ? (item.footer as CarbonItem[]).map((button) => `[${String(button.label)}]`).join(" ") : "";
@@ -155,7 +157,8 @@ function renderAssistant(message: RecordedMessage): string {
   const reasoning = message.options?.reasoning?.steps ?? [];
   if (reasoning.length > 0) lines.unshift(...reasoning.map((step) => `(${step.title}: ${step.content ?? ""})`));
   const steps = message.options?.chain_of_thought ?? [];
-  if (steps.length > 0) lines.push(`  How did I get this answer? ${steps.map((step) => `${step.tool_name ?? step.title} (${step.status ?? "success"})`).join(", ")}`);
+  // Carbon labels a step with its title, else its tool's name.
+  if (steps.length > 0) lines.push(`  How did I get this answer? ${steps.map((step) => `${step.title ?? step.tool_name} (${step.status ?? "success"})`).join(", ")}`);
   if (message.final?.errorState === 3) lines.push("  (This message was not completed. Please try again.)");
   if (!message.final) lines.push("  (still streaming)");
   return `Assistant: ${lines.join("\n") || "(no answer)"}`;

@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent, type Interrupt, type Message } from "@ag-ui/core";
+import { contentToText, EventType, type BaseEvent, type Interrupt, type Message } from "@ag-ui/core";
 import { from, type SchedulerLike } from "rxjs";
 import { Conversation, type Activity } from "../conversation";
 import { isRecord } from "../internal/isRecord";
@@ -176,34 +176,60 @@ function lastRequestIn(messages: readonly Message[]): string | undefined {
   return undefined;
 }
 
-/** The events of a run that would have made `answer`, ending on `interrupts`. */
+/**
+ * The events of a run that would have made `answer`, ending on `interrupts`.
+ * A message history keeps no subagent events: the messages of one
+ * `subagentRunId` are that invocation's, started at its first message
+ * (named as the first of them with a `name` says, else "subagent") and
+ * finished at the end, waiting when an interrupt is its own.
+ */
 function runOfAnswer(threadId: string, answer: readonly Message[], interrupts: readonly Interrupt[]): BaseEvent[] {
   const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId, runId: `restore-${threadId}` } as BaseEvent];
+  const subagents = new Set<string>();
+  const names = new Map<string, string>();
+  for (const message of answer) if (message.subagentRunId !== undefined && "name" in message && message.name && !names.has(message.subagentRunId)) names.set(message.subagentRunId, message.name);
   for (const message of answer) {
-    if (message.role === "assistant") {
-      const text = typeof message.content === "string" ? message.content : "";
-      if (text) events.push(...textEvents(message.id, text));
-      for (const call of message.toolCalls ?? []) {
-        events.push(
+    const { subagentRunId } = message;
+    const at = events.length;
+    if (subagentRunId !== undefined && !subagents.has(subagentRunId)) {
+      subagents.add(subagentRunId);
+      events.push({ type: EventType.SUBAGENT_STARTED, subagentRunId, name: names.get(subagentRunId) ?? "subagent" } as BaseEvent);
+    }
+    events.push(...eventsOf(message));
+    if (subagentRunId !== undefined) for (let index = at; index < events.length; index++) events[index] = { ...events[index]!, subagentRunId } as BaseEvent;
+  }
+  const asking = new Set(interrupts.map((interrupt) => interrupt.subagentRunId));
+  for (const subagentRunId of subagents) events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId, outcome: { type: asking.has(subagentRunId) ? "suspended" : "success" } } as BaseEvent);
+  events.push({ type: EventType.RUN_FINISHED, threadId, runId: `restore-${threadId}`, ...(interrupts.length > 0 && { outcome: { type: "interrupt", interrupts } }) } as BaseEvent);
+  return events;
+}
+
+/** The events that would have made `message` (none for a message the chat never shows, as a system prompt). */
+function eventsOf(message: Message): BaseEvent[] {
+  switch (message.role) {
+    case "assistant":
+      return [
+        ...(typeof message.content === "string" && message.content !== "" ? textEvents(message.id, message.content) : []),
+        ...(message.toolCalls ?? []).flatMap((call) => [
           { type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.function.name, parentMessageId: message.id } as BaseEvent,
           { type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.function.arguments } as BaseEvent,
           { type: EventType.TOOL_CALL_END, toolCallId: call.id } as BaseEvent,
-        );
-      }
-    } else if (message.role === "tool") {
-      events.push({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: message.toolCallId, content: message.content, ...(message.error !== undefined && { error: message.error }) } as BaseEvent);
-    } else if (message.role === "reasoning" && message.content) {
-      events.push(
+        ]),
+      ];
+    case "tool":
+      return [{ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: message.toolCallId, content: contentToText(message.content), ...(message.error !== undefined && { error: message.error }) } as BaseEvent];
+    case "reasoning":
+      if (!message.content) return [];
+      return [
         { type: EventType.REASONING_START, messageId: message.id } as BaseEvent,
         { type: EventType.REASONING_MESSAGE_START, messageId: message.id, role: "reasoning" } as BaseEvent,
         { type: EventType.REASONING_MESSAGE_CONTENT, messageId: message.id, delta: message.content } as BaseEvent,
         { type: EventType.REASONING_MESSAGE_END, messageId: message.id } as BaseEvent,
         { type: EventType.REASONING_END, messageId: message.id } as BaseEvent,
-      );
-    }
+      ];
+    default:
+      return [];
   }
-  events.push({ type: EventType.RUN_FINISHED, threadId, runId: `restore-${threadId}`, ...(interrupts.length > 0 && { outcome: { type: "interrupt", interrupts } }) } as BaseEvent);
-  return events;
 }
 
 function textEvents(messageId: string, text: string): BaseEvent[] {

@@ -31,6 +31,20 @@ describe("interruptCards", () => {
     expect(conversation.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["i1", "i2"]);
   });
 
+  it("says which subagent asks, as its step is titled (its subagentRunId when the run did not start it)", () => {
+    const started = { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "researcher" } as unknown as PipelineElement;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const finished = interrupted({ id: "i1", reason: "input_required", message: "Which ocean?", subagentRunId: "s1" }, { id: "i2", reason: "input_required", message: "Go on?", subagentRunId: "s9" });
+      expectObservable(cold("-s-f-----|", { s: started, f: finished }).pipe(interruptCards())).toBe("-s-(abpf)|", {
+        s: started,
+        a: card({ kind: "interrupt", interruptId: "i1", reason: "input_required", message: "Which ocean?", subagent: "researcher" }),
+        b: card({ kind: "interrupt", interruptId: "i2", reason: "input_required", message: "Go on?", subagent: "s9" }),
+        p: { kind: "interrupts.pending", interrupts: (finished as { outcome: { interrupts: Interrupt[] } }).outcome.interrupts },
+        f: finished,
+      });
+    });
+  });
+
   it("describes a call as the run's latest messages snapshot has it, over what the run streamed (@ag-ui/langgraph streams a message's second tool call into its first)", () => {
     const streamed: PipelineElement = { kind: "run.toolCalls", calls: [{ toolCallId: "t1", name: "delete_files", arguments: '{"pattern":"*.tmp"}{"to":"team@example.com"}', status: "handedOver" }] };
     const call = (id: string, name: string, args: string) => ({ id, type: "function" as const, function: { name, arguments: args } });

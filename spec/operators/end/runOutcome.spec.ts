@@ -19,6 +19,18 @@ describe("runOutcome", () => {
     });
   });
 
+  it("reports the tokens a RUN_FINISHED or a RUN_ERROR says its run used, with the run's id, before the turn ends", () => {
+    const usage = [{ model: "m", inputTokens: 10, outputTokens: 2, totalTokens: 12 }];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const finished = cold("-f-------|", elements({ f: ev.runFinished({ runId: "r1", usage }) }));
+      expectObservable(finished.pipe(runOutcome())).toBe("-(urt)---|", elements({ u: { kind: "run.usage", runId: "r1", usage }, r: { kind: "run.finished" }, t: instr.finished() }));
+      const failed = cold("-s-e------|", elements({ s: ev.runStarted("r2"), e: { ...ev.runError("overloaded"), usage } }));
+      expectObservable(failed.pipe(runOutcome())).toBe("-s-(ut)---|", elements({ s: ev.runStarted("r2"), u: { kind: "run.usage", runId: "r2", usage }, t: instr.failed(new AgUiRunError("overloaded")) }));
+      const none = cold("-f-----|", elements({ f: ev.runFinished({ usage: [] }) }));
+      expectObservable(none.pipe(runOutcome(), withoutRunFinished)).toBe("-t-----|", { t: instr.finished() });
+    });
+  });
+
   it("shows every RUN_FINISHED's outcome and result to onRunFinished", () => {
     const seen: unknown[] = [];
     testScheduler().run(({ cold, expectObservable }) => {

@@ -43,6 +43,17 @@ describe("reasoningSteps", () => {
     });
   });
 
+  it("keeps a subagent's reasoning out of the panel: to the history with its subagentRunId and to its step", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E---|", elements({ S: { ...start("r1"), subagentRunId: "s1" }, a: think("r1", "Hmm"), E: end("r1") }));
+      expectObservable(source.pipe(reasoningSteps())).toBe("-r---(hw)|", {
+        r: { kind: "history.reserve", messageId: "r1", role: "reasoning", subagentRunId: "s1" },
+        h: { kind: "history.message", message: { id: "r1", role: "reasoning", content: "Hmm", subagentRunId: "s1" } },
+        w: { kind: "subagent.said", subagentRunId: "s1", said: "reasoning", text: "Hmm" },
+      });
+    });
+  });
+
   it("keeps encrypted values for the history, never showing them", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-x-|", elements({ x: { type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "tool-call", entityId: "t1", encryptedValue: "gAAAA" } }));

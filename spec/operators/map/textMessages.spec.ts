@@ -51,6 +51,17 @@ describe("textMessages", () => {
     });
   });
 
+  it("sends a subagent's message to the history with its subagentRunId and to its step, never to the answer", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E---|", events({ S: { ...ev.textStart("m2"), subagentRunId: "s1" }, a: ev.text("m2", "My notes."), E: ev.textEnd("m2") }));
+      expectObservable(source.pipe(textMessages())).toBe("-r---(hw)|", {
+        r: { kind: "history.reserve", messageId: "m2", role: "assistant", subagentRunId: "s1" },
+        h: instr.history({ id: "m2", role: "assistant", content: "My notes.", subagentRunId: "s1" }),
+        w: { kind: "subagent.said", subagentRunId: "s1", said: "text", text: "My notes." },
+      });
+    });
+  });
+
   it("skips empty deltas and empty messages", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", ""), E: ev.textEnd("m1") }));

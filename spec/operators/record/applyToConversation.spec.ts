@@ -95,5 +95,28 @@ describe("applyToConversation", () => {
     expect(conversation.clarificationShownForState).toBe("Which?");
   });
 
+  it("adds each run's usage to the thread's totals, summed by provider and model, and tells onUsage which run it was", () => {
+    const conversation = new Conversation({ threadId: "t1" });
+    const told: unknown[] = [];
+    const totals: unknown[] = [];
+    conversation.usage$.subscribe((usage) => totals.push(usage));
+    testScheduler().run(({ cold, expectObservable }) => {
+      const values = elements({
+        a: { kind: "run.usage", runId: "r1", usage: [{ model: "m", inputTokens: 10, outputTokens: 2 }] },
+        b: { kind: "run.usage", runId: "r2", usage: [{ model: "m", inputTokens: 5, outputTokens: 1 }, { model: "n", totalTokens: 7 }] },
+      });
+      expectObservable(cold("-a-b-|", values).pipe(applyToConversation(conversation, { onUsage: (usage, run) => told.push([usage, run]) }))).toBe("-----|");
+    });
+    expect(conversation.usage).toEqual([
+      { model: "m", inputTokens: 15, outputTokens: 3 },
+      { model: "n", totalTokens: 7 },
+    ]);
+    expect(told).toEqual([
+      [[{ model: "m", inputTokens: 10, outputTokens: 2 }], { threadId: "t1", runId: "r1" }],
+      [[{ model: "m", inputTokens: 5, outputTokens: 1 }, { model: "n", totalTokens: 7 }], { threadId: "t1", runId: "r2" }],
+    ]);
+    expect(totals).toHaveLength(3);
+  });
+
   itFollowsTheOperatorContract(() => applyToConversation(new Conversation()), ev.custom("x") as PipelineElement);
 });

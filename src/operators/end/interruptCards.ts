@@ -5,6 +5,7 @@ import { isEventOfType, type PipelineElement, type RunToolCall } from "../../ins
 import { createOperator } from "../fusion";
 import { findToolCall } from "../../internal/findToolCall";
 import { isRecord } from "../../internal/isRecord";
+import { SubagentTitles } from "../../internal/subagentTitles";
 import { parseToolArguments } from "../../internal/toolArguments";
 
 export interface InterruptCardsOptions {
@@ -61,6 +62,7 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       const runCalls = new Map<string, KnownCall>();
+      const subagents = new SubagentTitles();
       /** The calls of `askedTools` the run hands over, with their tool. */
       let asked: { toolCallId: string; tool: Tool }[] = [];
       /** The run's calls a tool server's approval holds. */
@@ -82,6 +84,8 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
               return tool ? [{ toolCallId: call.toolCallId, tool }] : [];
             });
             approving = approvals ? element.calls.flatMap((call) => (call.approvalId === undefined ? [] : [toolServerApprovalInterrupt(call, call.approvalId, approvals.inputSchemas?.get(call.name))])) : [];
+          } else if (isEventOfType(element, EventType.SUBAGENT_STARTED)) {
+            subagents.started(element);
           } else if ("kind" in element && element.kind === "history.snapshot") {
             snapshot = element.messages;
           } else if (isEventOfType(element, EventType.RUN_FINISHED)) {
@@ -97,7 +101,7 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
                 found = { name: missingCall.function.name, arguments: missingCall.function.arguments };
                 runCalls.set(missingCall.id, found);
               }
-              out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, found) } });
+              out.next({ kind: "item.complete", itemId: `interrupt-${interrupt.id}`, item: { response_type: "user_defined", user_defined: decisionData(interrupt, found, subagents) } });
             }
             if (interrupts.length > 0) out.next({ kind: "interrupts.pending", interrupts });
           }
@@ -105,12 +109,13 @@ export function interruptCards(options: InterruptCardsOptions = {}): MonoTypeOpe
         },
       };
     },
-    [EventType.RUN_FINISHED, "run.toolCalls", "history.snapshot"],
+    [EventType.RUN_FINISHED, EventType.SUBAGENT_STARTED, "run.toolCalls", "history.snapshot"],
   );
 }
 
-function decisionData(interrupt: Interrupt, found: KnownCall | undefined): InterruptDecisionData {
-  const { id, reason, toolCallId, responseSchema, expiresAt } = interrupt;
+function decisionData(interrupt: Interrupt, found: KnownCall | undefined, subagents: SubagentTitles): InterruptDecisionData {
+  const { id, reason, toolCallId, responseSchema, expiresAt, subagentRunId } = interrupt;
+  const subagent = subagents.of(subagentRunId) ?? subagentRunId;
   const suspension = mastraSuspension(interrupt.metadata);
   const call = found ? { action: found.name, args: parseToolArguments(found.arguments) } : suspension?.toolName !== undefined ? { action: suspension.toolName, args: suspension.args } : undefined;
   const message = interrupt.message ?? suspension?.question ?? (call ? `Allow ${call.action}?` : undefined);
@@ -123,6 +128,7 @@ function decisionData(interrupt: Interrupt, found: KnownCall | undefined): Inter
     ...(call && { action: call.action, ...(call.args !== undefined && { args: call.args }) }),
     ...(responseSchema !== undefined && { responseSchema }),
     ...(expiresAt !== undefined && { expiresAt }),
+    ...(subagent !== undefined && { subagent }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { EventType, type RunFinishedOutcome } from "@ag-ui/core";
+import { EventType, type RunFinishedOutcome, type TokenUsage } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import { AgUiRunError } from "../../errors";
 import type { PipelineElement, RunToolCall } from "../../instructions";
@@ -20,7 +20,8 @@ export interface RunOutcomeOptions {
  * `turn.end` `finished` (or `stopped` when its outcome is `cancelled`), after
  * `onRunFinished` has seen its outcome and result; RUN_ERROR becomes
  * `turn.end` `failed` with an `AgUiRunError` carrying the event's message and
- * code.
+ * code. The tokens either reports it used (`usage`) go before, as
+ * `run.usage` (with the run's id, from its RUN_STARTED for a RUN_ERROR).
  *
  * CopilotKit and Mastra end a run that waits on a frontend tool with no
  * outcome at all: a success that lists no `pendingToolCallIds` gets the calls
@@ -36,6 +37,10 @@ export function runOutcome(options: RunOutcomeOptions = {}): MonoTypeOperatorFun
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
       let handedOver: readonly RunToolCall[] = [];
+      let runId = "";
+      const reportUsage = (usage: readonly TokenUsage[] | undefined) => {
+        if (usage !== undefined && usage.length > 0) out.next({ kind: "run.usage", runId, usage });
+      };
       const withPendingCalls = (outcome: RunFinishedOutcome | undefined): RunFinishedOutcome | undefined => {
         if ((outcome !== undefined && outcome.type !== "success") || (outcome?.pendingToolCallIds?.length ?? 0) > 0 || handedOver.length === 0) return outcome;
         return { ...outcome, type: "success", pendingToolCallIds: handedOver.map((call) => call.toolCallId) };
@@ -47,7 +52,12 @@ export function runOutcome(options: RunOutcomeOptions = {}): MonoTypeOperatorFun
             return out.next(element);
           }
           switch (element.type) {
+            case EventType.RUN_STARTED:
+              runId = element.runId;
+              return out.next(element);
             case EventType.RUN_FINISHED: {
+              runId = element.runId;
+              reportUsage(element.usage);
               const outcome = withPendingCalls(element.outcome);
               const { result } = element;
               onRunFinished?.({ ...(outcome !== undefined && { outcome }), ...(result !== undefined && { result }) });
@@ -55,6 +65,7 @@ export function runOutcome(options: RunOutcomeOptions = {}): MonoTypeOperatorFun
               return out.next({ kind: "turn.end", how: element.outcome?.type === "cancelled" ? "stopped" : "finished" });
             }
             case EventType.RUN_ERROR:
+              reportUsage(element.usage);
               return out.next({ kind: "turn.end", how: "failed", error: new AgUiRunError(element.message, element.code) });
             default:
               return out.next(element);
@@ -62,6 +73,6 @@ export function runOutcome(options: RunOutcomeOptions = {}): MonoTypeOperatorFun
         },
       };
     },
-    [EventType.RUN_FINISHED, EventType.RUN_ERROR, "run.toolCalls"],
+    [EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR, "run.toolCalls"],
   );
 }

@@ -14,7 +14,8 @@ export interface MessagesSnapshotOptions {
  * the person has not seen — neither in an earlier turn (`knownMessageIds`),
  * nor echoed in the run's input, nor streamed in this one, as from a graph that does not stream, or the
  * continuation after a resume — is shown as a text item under its message
- * id. The messages this run streamed are learnt from their START events, or
+ * id; a subagent's (it has a `subagentRunId`) never is: its words are not the
+ * answer. The messages this run streamed are learnt from their START events, or
  * from the `history.*` writes the mappings made of them, whichever reaches
  * it, so it may stand anywhere among the mapping operators.
  *
@@ -45,7 +46,7 @@ export function messagesSnapshot(options: MessagesSnapshotOptions = {}): MonoTyp
               return out.next(element);
             case EventType.MESSAGES_SNAPSHOT: {
               const unseen = element.messages.filter(
-                (message) => message.role === "assistant" && typeof message.content === "string" && message.content !== "" && !known.has(message.id),
+                (message) => message.role === "assistant" && message.subagentRunId === undefined && typeof message.content === "string" && message.content !== "" && !known.has(message.id),
               );
               for (const message of element.messages) known.add(message.id);
               out.next({ kind: "history.snapshot", messages: element.messages });

@@ -5,6 +5,9 @@ import { isEventOfType, type PipelineElement } from "../../instructions";
 import { createOperator } from "../fusion";
 import { TextBuffer } from "../../internal/textBuffer";
 
+/** A reasoning message being read: the agent's has its step in the panel; a subagent's belongs to the subagent. */
+type ReasoningMessage = { step: number; text: TextBuffer } | { subagentRunId: string; text: TextBuffer };
+
 /**
  * Shows the agent's reasoning in Carbon's reasoning panel, live: each
  * reasoning message (REASONING_MESSAGE_START / CONTENT / END) is a step
@@ -17,7 +20,9 @@ import { TextBuffer } from "../../internal/textBuffer";
  * for a message that ended reopens it (its step and text go on), and each
  * new START holds the message's place in the history (`history.reserve`):
  * an encrypted-only reasoning message (no text) is kept there once its value
- * arrives.
+ * arrives. A subagent's reasoning (its START carries `subagentRunId`) is not
+ * the agent's: it joins the history with its `subagentRunId` and goes whole
+ * to `subagentSteps()` as `subagent.said`, not to the panel.
  *
  * ```
  * source: --S--a--E--|    S/a/E: a reasoning message "Let me think"
@@ -26,42 +31,53 @@ import { TextBuffer } from "../../internal/textBuffer";
  */
 export function reasoningSteps(): MonoTypeOperatorFunction<PipelineElement> {
   return createOperator<PipelineElement, PipelineElement>((out) => {
-    const open = new Map<string, { step: number; text: TextBuffer }>();
+    const open = new Map<string, ReasoningMessage>();
     /** The messages ended so far: a START for one of them goes on with its step and text. */
-    const ended = new Map<string, { step: number; text: TextBuffer }>();
+    const ended = new Map<string, ReasoningMessage>();
     let steps: CarbonReasoningStep[] = [];
 
     const show = () => out.next({ kind: "options", options: { reasoning: { steps } } });
-    const start = (messageId: string) => {
+    const start = (messageId: string, subagentRunId: string | undefined) => {
       const reopened = ended.get(messageId);
       if (reopened) {
         ended.delete(messageId);
         open.set(messageId, reopened);
         return reopened;
       }
+      out.next({ kind: "history.reserve", messageId, role: "reasoning", ...(subagentRunId !== undefined && { subagentRunId }) });
+      if (subagentRunId !== undefined) {
+        const message = { subagentRunId, text: new TextBuffer() };
+        open.set(messageId, message);
+        return message;
+      }
       const message = { step: steps.length, text: new TextBuffer() };
       open.set(messageId, message);
-      out.next({ kind: "history.reserve", messageId, role: "reasoning" });
       steps = [...steps, { title: steps.length === 0 ? "Reasoning" : `Reasoning (${steps.length + 1})` }];
       show();
       return message;
     };
-    const remember = (id: string, text: TextBuffer) => {
-      if (!text.isEmpty) out.next({ kind: "history.message", message: { id, role: "reasoning", content: text.toString() } as Message });
+    const remember = (id: string, message: ReasoningMessage) => {
+      if (message.text.isEmpty) return;
+      const content = message.text.toString();
+      if ("step" in message) return out.next({ kind: "history.message", message: { id, role: "reasoning", content } as Message });
+      const { subagentRunId } = message;
+      out.next({ kind: "history.message", message: { id, role: "reasoning", content, subagentRunId } as Message });
+      out.next({ kind: "subagent.said", subagentRunId, said: "reasoning", text: content });
     };
     const keepCutMessages = () => {
-      for (const [id, message] of open) remember(id, message.text);
+      for (const [id, message] of open) remember(id, message);
       open.clear();
     };
 
     return {
       next(element) {
         if (isEventOfType(element, EventType.REASONING_MESSAGE_START)) {
-          start(element.messageId);
+          start(element.messageId, element.subagentRunId);
         } else if (isEventOfType(element, EventType.REASONING_MESSAGE_CONTENT)) {
           if (element.delta === "") return;
-          const message = open.get(element.messageId) ?? start(element.messageId);
+          const message = open.get(element.messageId) ?? start(element.messageId, element.subagentRunId);
           message.text.append(element.delta);
+          if (!("step" in message)) return;
           const content = message.text.toString();
           steps = steps.map((step, index) => (index === message.step ? { ...step, content } : step));
           show();
@@ -70,7 +86,7 @@ export function reasoningSteps(): MonoTypeOperatorFunction<PipelineElement> {
           open.delete(element.messageId);
           if (message) {
             ended.set(element.messageId, message);
-            remember(element.messageId, message.text);
+            remember(element.messageId, message);
           }
         } else if (isEventOfType(element, EventType.REASONING_ENCRYPTED_VALUE)) {
           const { subtype, entityId, encryptedValue } = element;

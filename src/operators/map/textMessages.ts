@@ -7,6 +7,8 @@ import { TextBuffer } from "../../internal/textBuffer";
 interface OpenMessage {
   role: NonNullable<TextMessageStartEvent["role"]>;
   name?: string;
+  /** The subagent invocation that says it (its START's `subagentRunId`): its words are the subagent's, not the answer's. */
+  subagentRunId?: string;
   text: TextBuffer;
 }
 
@@ -27,6 +29,11 @@ interface OpenMessage {
  * history with the text so far, so the agent's next run sees what the person
  * saw. (Its Carbon item is closed by `toStreamChunks()`.)
  *
+ * A message a subagent says (its START carries `subagentRunId`) is no part
+ * of the answer: it goes to the history with its `subagentRunId`, as
+ * `@ag-ui/client` keeps it, and its whole text to `subagentSteps()` as
+ * `subagent.said`, for the subagent's step.
+ *
  * ```
  * source: --S--a--b--E--|     S: START m1; a, b: CONTENT "Hel" / "lo"; E: END m1
  * result: -----d--e--(ch)|    d, e: item.delta "Hel" / "lo"; c: item.complete "Hello"; h: history.message
@@ -36,7 +43,12 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const open = new Map<string, OpenMessage>();
     /** The messages ended so far, with their text (the string the history holds, not a copy): one may be reopened. */
-    const ended = new Map<string, { role: OpenMessage["role"]; name?: string; text: string }>();
+    const ended = new Map<string, { role: OpenMessage["role"]; name?: string; subagentRunId?: string; text: string }>();
+    /** The message, to the history; a subagent's words to its step too. */
+    const keep = (messageId: string, message: Omit<OpenMessage, "text">, text: string) => {
+      out.next({ kind: "history.message", message: historyMessage(messageId, message, text) });
+      if (message.subagentRunId !== undefined) out.next({ kind: "subagent.said", subagentRunId: message.subagentRunId, said: "text", text });
+    };
 
     const opened = (messageId: string) => {
       let message = open.get(messageId);
@@ -51,7 +63,7 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
     /** Sends the text so far of every open message to the history. */
     const keepCutMessages = () => {
       for (const [messageId, message] of open) {
-        if (!message.text.isEmpty) out.next({ kind: "history.message", message: historyMessage(messageId, message.role, message.text.toString(), message.name) });
+        if (!message.text.isEmpty) keep(messageId, message, message.text.toString());
       }
       open.clear();
     };
@@ -70,15 +82,16 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
             if (before) text.append(before.text);
             const role = before?.role ?? element.role ?? "assistant";
             const name = before ? before.name : element.name;
-            open.set(element.messageId, { role, text, ...(name !== undefined && { name }) });
-            if (!before) out.next({ kind: "history.reserve", messageId: element.messageId, role });
+            const subagentRunId = before ? before.subagentRunId : element.subagentRunId;
+            open.set(element.messageId, { role, text, ...(name !== undefined && { name }), ...(subagentRunId !== undefined && { subagentRunId }) });
+            if (!before) out.next({ kind: "history.reserve", messageId: element.messageId, role, ...(subagentRunId !== undefined && { subagentRunId }) });
             return;
           }
           case EventType.TEXT_MESSAGE_CONTENT: {
             const message = opened(element.messageId);
             if (element.delta === "") return;
             message.text.append(element.delta);
-            if (message.role === "assistant") {
+            if (message.role === "assistant" && message.subagentRunId === undefined) {
               out.next({ kind: "item.delta", itemId: element.messageId, item: { response_type: "text", text: element.delta } });
             }
             return;
@@ -88,11 +101,12 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
             open.delete(element.messageId);
             if (message.text.isEmpty) return;
             const text = message.text.toString();
-            ended.set(element.messageId, { role: message.role, text, ...(message.name !== undefined && { name: message.name }) });
-            if (message.role === "assistant") {
+            const { text: _buffer, ...about } = message;
+            ended.set(element.messageId, { ...about, text });
+            if (message.role === "assistant" && message.subagentRunId === undefined) {
               out.next({ kind: "item.complete", itemId: element.messageId, item: { response_type: "text", text } });
             }
-            out.next({ kind: "history.message", message: historyMessage(element.messageId, message.role, text, message.name) });
+            keep(element.messageId, message, text);
             return;
           }
           case EventType.RUN_ERROR:
@@ -109,6 +123,6 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
   }, [EventType.TEXT_MESSAGE_START, EventType.TEXT_MESSAGE_CONTENT, EventType.TEXT_MESSAGE_END, EventType.RUN_ERROR, EventType.RUN_FINISHED, "turn.end"]);
 }
 
-function historyMessage(id: string, role: OpenMessage["role"], content: string, name: string | undefined): Message {
-  return { id, role, content, ...(name !== undefined && { name }) } as Message;
+function historyMessage(id: string, { role, name, subagentRunId }: Omit<OpenMessage, "text">, content: string): Message {
+  return { id, role, content, ...(name !== undefined && { name }), ...(subagentRunId !== undefined && { subagentRunId }) } as Message;
 }

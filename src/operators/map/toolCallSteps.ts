@@ -7,6 +7,7 @@ import { createOperator } from "../fusion";
 import { ChainSteps, subagentStepKey, toolStepKey } from "../../internal/chainSteps";
 import { pendingApprovalOf } from "../../hitl";
 import { AWAITING_APPROVAL, closeUnanswered, failsWithoutResult, fatesAtFinish } from "../../internal/closeUnanswered";
+import { SubagentTitles } from "../../internal/subagentTitles";
 import { takeFromSnapshot } from "../../internal/takeFromSnapshot";
 import { parseToolArguments } from "../../internal/toolArguments";
 import { ToolCallsInProgress, type AgUiToolCall } from "../../internal/toolCallsInProgress";
@@ -94,8 +95,8 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
     const send = (element: PipelineElement) => out.next(element);
     const chain = new ChainSteps(send);
     const calls = new ToolCallsInProgress(send);
-    /** The subagent invocations of the run, by id: a call one made says whose it is. */
-    const subagents = new Map<string, string>();
+    /** The subagent invocations of the run: a call one made says whose it is. */
+    const subagents = new SubagentTitles();
 
     const showToolCallItem = (toolCallId: string, item: CarbonItem | void | undefined) => {
       if (item === undefined) return;
@@ -125,7 +126,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           return out.next(element);
         }
         if (isEventOfType(element, EventType.SUBAGENT_STARTED)) {
-          subagents.set(element.subagentRunId, element.name);
+          subagents.started(element);
           return out.next(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
@@ -134,7 +135,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           if (calls.reopen(toolCallId)) return;
           const step = toolStepKey(toolCallId);
           // A subagent's call is a step under the subagent's, saying whose it is.
-          const by = subagentRunId === undefined ? undefined : subagents.get(subagentRunId);
+          const by = subagents.of(subagentRunId);
           chain.add(step, { tool_name: toolCallName, ...(by !== undefined && { title: `${by}: ${toolCallName}` }), status: "processing" }, subagentRunId === undefined ? undefined : subagentStepKey(subagentRunId));
           return calls.start(toolCallId, toolCallName, parentMessageId ?? toolCallId, step, subagentRunId);
         }

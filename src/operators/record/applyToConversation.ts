@@ -1,3 +1,4 @@
+import type { TokenUsage } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { Activity, Conversation } from "../../conversation";
 import { AgUiPatchError, type CarbonAgUiError } from "../../errors";
@@ -11,6 +12,8 @@ export interface ApplyToConversationOptions {
   onWarning?: (warning: CarbonAgUiError) => void;
   /** Called with each activity after it changes. A throw fails the turn. */
   onActivity?: (activity: Activity) => void;
+  /** Called with the tokens each run reports it used (its RUN_FINISHED's or RUN_ERROR's `usage`), once the conversation has added them to its totals. A throw fails the turn. */
+  onUsage?: (usage: readonly TokenUsage[], run: { threadId: string; runId: string }) => void;
 }
 
 /** The instruction kinds this stage records; they go no further. */
@@ -26,6 +29,7 @@ const WRITES = [
   "activity.delta",
   "interrupts.pending",
   "clarification.shown",
+  "run.usage",
 ] as const;
 
 /**
@@ -33,7 +37,8 @@ const WRITES = [
  * stage is for its agent: every `ConversationWrite` the mapping operators
  * emit is recorded here, in stream order, and goes no further. A state or
  * activity patch applies all or nothing; one that fails, or an activity
- * delta for an activity that does not exist, goes to `onWarning`.
+ * delta for an activity that does not exist, goes to `onWarning`. A run's
+ * usage joins the conversation's totals, then goes to `onUsage`.
  *
  * ```
  * source: --h--d--s--a--|    h: history.message; s: state.delta; a: item.delta
@@ -41,7 +46,7 @@ const WRITES = [
  * ```
  */
 export function applyToConversation(conversation: Conversation, options: ApplyToConversationOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onWarning = warnOnConsole, onActivity } = options;
+  const { onWarning = warnOnConsole, onActivity, onUsage } = options;
   return createOperator<PipelineElement, PipelineElement>(
     (out) => ({
       next(element) {
@@ -50,7 +55,7 @@ export function applyToConversation(conversation: Conversation, options: ApplyTo
           case "history.message":
             return conversation.upsertMessage(element.message);
           case "history.reserve":
-            return conversation.reserveMessage(element.messageId, element.role);
+            return conversation.reserveMessage(element.messageId, element.role, element.subagentRunId);
           case "history.encryptedValue":
             return conversation.attachEncryptedValue(element.subtype, element.entityId, element.encryptedValue);
           case "history.snapshot":
@@ -82,6 +87,9 @@ export function applyToConversation(conversation: Conversation, options: ApplyTo
             return conversation.addPendingInterrupts(element.interrupts);
           case "clarification.shown":
             return conversation.noteClarificationShown(element.question);
+          case "run.usage":
+            conversation.addUsage(element.usage);
+            return onUsage?.(element.usage, { threadId: conversation.threadId, runId: element.runId });
           default:
             return out.next(element);
         }
