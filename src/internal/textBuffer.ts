@@ -11,6 +11,7 @@ const PIECES_PER_JOIN = 256;
 export class TextBuffer {
   private joined = "";
   private readonly pieces: string[] = [];
+  private size = 0;
 
   /** A buffer that holds `text`. */
   static of(text: string): TextBuffer {
@@ -20,12 +21,18 @@ export class TextBuffer {
   }
 
   append(piece: string): void {
+    this.size += piece.length;
     this.pieces.push(piece);
     if (this.pieces.length === PIECES_PER_JOIN) this.join();
   }
 
   get isEmpty(): boolean {
-    return this.joined === "" && this.pieces.every((piece) => piece === "");
+    return this.size === 0;
+  }
+
+  /** The text's length, in UTF-16 code units. */
+  get length(): number {
+    return this.size;
   }
 
   toString(): string {

@@ -22,6 +22,7 @@ import { runOutcome, type RunOutcomeOptions } from "./end/runOutcome";
 import { usageNote, type DescribeUsage } from "./end/usageNote";
 import { inputMessages } from "./map/inputMessages";
 import { sharedState } from "./map/sharedState";
+import { predictState } from "./map/predictState";
 import { stopWhen } from "./check/stopWhen";
 import { textMessages } from "./map/textMessages";
 import { toolCallSteps, type ToolCallStepsOptions } from "./map/toolCallSteps";
@@ -126,7 +127,7 @@ export interface CoalesceOptions {
  * in four groups of stages:
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
- * - map: `inputMessages → sharedState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → chainOfThought`
+ * - map: `inputMessages → sharedState → predictState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → chainOfThought`
  * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome → usageNote`
  * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
  *
@@ -174,6 +175,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     // map
     inputMessages(),
     sharedState(),
+    predictState(onInvalidEvent ? { onInvalidEvent } : {}),
     activities(),
     textMessages(),
     reasoningSteps(),
