@@ -173,6 +173,11 @@ export interface CarbonChatInstance extends Partial<CarbonEventBus> {
   };
 }
 
+/** A Carbon instance the host sends a message through (Carbon's `ChatInstance` is one): Carbon shows it as the person's, and hands it to `customSendMessage`. */
+export interface CarbonSendInstance extends CarbonChatInstance {
+  send(message: CarbonMessageRequest): Promise<void>;
+}
+
 /** Carbon's `messaging.customSendMessage`. */
 export type CustomSendMessage = (
   request: CarbonMessageRequest,

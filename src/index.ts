@@ -133,6 +133,8 @@ export {
   type CarbonStreamChunk,
   type CarbonTextItem,
   type CarbonThreadInstance,
+  type CarbonSendInstance,
   type CustomLoadHistory,
   type CustomSendMessage,
 } from "./carbon";
+export { describeContent } from "./contentParts";

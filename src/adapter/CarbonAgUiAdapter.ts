@@ -1,5 +1,8 @@
 import { EMPTY, skip, Subscription, type Observable } from "rxjs";
-import { CancellationReason, type CarbonChatInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
+import type { ContentPart } from "@ag-ui/core";
+import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
+import { describeContent } from "../contentParts";
+import { ContentOutbox } from "./contentOutbox";
 import type { Conversation } from "../conversation";
 import { AgUiInterruptError, CarbonAgUiError } from "../errors";
 import type { ApprovalRuns, ApprovalRunStep } from "./approvals/approvalRuns";
@@ -58,6 +61,8 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   /** With `toolClient`: the runs of ours followed on the tool server for approvals their streams did not show. */
   private readonly lateApprovals: LateApprovals | undefined;
   private disposed = false;
+  /** Messages in parts sent through Carbon, until Carbon hands them back. */
+  private readonly outbox = new ContentOutbox();
 
   constructor(options: CarbonAgUiAdapterOptions) {
     const resolved = resolveOptions(options);
@@ -248,9 +253,22 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     this.lastInstance = instance;
     // The person goes on: the streams of earlier turns start no further run.
     this.tails.close();
-    const message = { id: request.id ?? randomId(), content: request.input.text ?? "" };
+    const message = { id: request.id ?? randomId(), content: this.outbox.take(request.id) ?? request.input.text ?? "" };
     return this.turns.play(messageTurn(message, request.id, instance, signal, this.delivery));
   };
+
+  /**
+   * Sends a message of the host's in parts (text, images, audio, video,
+   * documents: AG-UI content parts), as from an upload button beside
+   * Carbon's input. Carbon shows it as the person's message (the text, then
+   * a line for each other part, see `describeContent`) and queues it as a
+   * typed one; the agent gets the parts as they are. Resolves as Carbon's
+   * `send` does.
+   */
+  sendContent(content: readonly ContentPart[], instance: CarbonSendInstance): Promise<void> {
+    if (this.disposed) return Promise.reject(new CarbonAgUiError("This adapter was disposed: it sends no more messages"));
+    return instance.send({ id: this.outbox.put(content), input: { text: describeContent(content) } });
+  }
 
   /**
    * Answers a pending interrupt (a decision card); `interruptId` defaults as

@@ -1,4 +1,4 @@
-import type { Message, ResumeEntry, RunAgentInput } from "@ag-ui/core";
+import type { ContentPart, Message, ResumeEntry, RunAgentInput } from "@ag-ui/core";
 import type { Conversation } from "../conversation";
 import { approvalIdOf, isClientToolInterrupt, toResumeEntry } from "../hitl";
 import { randomId } from "../internal/ids";
@@ -70,7 +70,7 @@ export function cancellation(conversation: Conversation, fields: ResolvedOptions
 }
 
 /** The run a user message starts: the message joins the history, and the run carries the whole of it. */
-export function userMessageInput(conversation: Conversation, message: { id: string; content: string }, fields: ResolvedOptions["runFields"]): RunAgentInput {
+export function userMessageInput(conversation: Conversation, message: { id: string; content: string | ContentPart[] }, fields: ResolvedOptions["runFields"]): RunAgentInput {
   addUserMessage(conversation, message);
   return runInput(conversation, fields, [...conversation.messages], []);
 }

@@ -1,4 +1,4 @@
-import type { Message } from "@ag-ui/core";
+import type { ContentPart, Message } from "@ag-ui/core";
 import type { Conversation } from "../conversation";
 import { decisionResultContent, type InterruptDecision, type PendingInterrupt } from "../hitl";
 
@@ -11,7 +11,7 @@ import { decisionResultContent, type InterruptDecision, type PendingInterrupt } 
  */
 
 /** The person's message joins the history. */
-export function addUserMessage(conversation: Conversation, message: { id: string; content: string }): void {
+export function addUserMessage(conversation: Conversation, message: { id: string; content: string | ContentPart[] }): void {
   conversation.upsertMessage({ ...message, role: "user" });
 }
 

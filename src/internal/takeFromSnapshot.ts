@@ -3,6 +3,7 @@ import type { ChainSteps } from "./chainSteps";
 import { TextBuffer } from "./textBuffer";
 import { toolStepKey } from "./chainSteps";
 import { parseToolArguments } from "./toolArguments";
+import { describeContent } from "../contentParts";
 import type { AgUiToolCall, ToolCallsInProgress } from "./toolCallsInProgress";
 
 /**
@@ -49,7 +50,11 @@ function firstResults(messages: readonly Message[]): (toolCallId: string) => { c
   return (toolCallId) => {
     if (!results) {
       results = new Map();
-      for (const message of messages) if (message.role === "tool" && !results.has(message.toolCallId)) results.set(message.toolCallId, message as { content: string; error?: string });
+      for (const message of messages) {
+        if (message.role !== "tool" || results.has(message.toolCallId)) continue;
+        // A result in parts shows as a person reads it (its text, a line per image or file).
+        results.set(message.toolCallId, { content: describeContent(message.content), ...(message.error !== undefined && { error: message.error }) });
+      }
     }
     return results.get(toolCallId);
   };

@@ -1,6 +1,7 @@
-import { contentToText, EventType, type BaseEvent, type Interrupt, type Message } from "@ag-ui/core";
+import { EventType, type BaseEvent, type Interrupt, type Message } from "@ag-ui/core";
 import { from, type SchedulerLike } from "rxjs";
 import { Conversation, type Activity } from "../conversation";
+import { describeContent } from "../contentParts";
 import { isRecord } from "../internal/isRecord";
 import { agUiToCarbon, type AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { TranscriptLog } from "../persistence/transcriptLog";
@@ -24,11 +25,9 @@ export function turnsOf(messages: readonly Message[]): HistoryTurn[] {
   return turns;
 }
 
-/** The text of a message of the person's, whatever its content's form. */
+/** What the chat shows of a message of the person's, whatever its content's form (see `describeContent`). */
 export function textOf(message: Extract<Message, { role: "user" }>): string {
-  const { content } = message;
-  if (typeof content === "string") return content;
-  return content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  return describeContent(message.content);
 }
 
 /** What a thread the agent's server keeps comes to in the chat, read once through the stages. */
@@ -217,7 +216,7 @@ function eventsOf(message: Message): BaseEvent[] {
         ]),
       ];
     case "tool":
-      return [{ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: message.toolCallId, content: contentToText(message.content), ...(message.error !== undefined && { error: message.error }) } as BaseEvent];
+      return [{ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: message.toolCallId, content: describeContent(message.content), ...(message.error !== undefined && { error: message.error }) } as BaseEvent];
     case "reasoning":
       if (!message.content) return [];
       return [

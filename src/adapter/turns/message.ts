@@ -1,4 +1,5 @@
-import type { RunAgentInput } from "@ag-ui/core";
+import type { ContentPart, RunAgentInput } from "@ag-ui/core";
+import { describeContent } from "../../contentParts";
 import type { CarbonChatInstance } from "../../carbon";
 import { cancellation, userMessageInput } from "../runInput";
 import type { RunDelivery } from "./deliverRun";
@@ -7,15 +8,21 @@ import { turnRuns } from "./runs";
 import type { Turn } from "./turn";
 import type { TurnPlan } from "./turnPath";
 
+/** A message of the person's: text, or parts (AG-UI content parts). */
+export interface UserMessageContent {
+  id: string;
+  content: string | ContentPart[];
+}
+
 /** What a turn's runs need: how runs are delivered, and how a new run on the thread closes the streams of earlier ones. */
 export type TurnDelivery = RunDelivery & { closeStreams: () => void };
 
 /** The turn of a message the person sent (Carbon's `customSendMessage`): its promise is Carbon's. */
-export function messageTurn(message: { id: string; content: string }, requestId: string | undefined, instance: CarbonChatInstance, signal: AbortSignal, delivery: TurnDelivery): TurnPlan {
+export function messageTurn(message: UserMessageContent, requestId: string | undefined, instance: CarbonChatInstance, signal: AbortSignal, delivery: TurnDelivery): TurnPlan {
   return {
     instance,
     signals: [signal],
-    request: { id: message.id, text: message.content },
+    request: { id: message.id, text: describeContent(message.content) },
     settles: "unshown",
     play: (turn) => {
       delivery.options.toolSchemas?.load();
@@ -33,7 +40,7 @@ export function messageTurn(message: { id: string; content: string }, requestId:
  * took the cancellation (a call of a tool the person answers, at once: its
  * result goes with the message). A turn ended before it began sends nothing.
  */
-export async function playMessage(turn: Turn, message: { id: string; content: string }, requestId: string | undefined, delivery: TurnDelivery): Promise<TurnOutcome> {
+export async function playMessage(turn: Turn, message: UserMessageContent, requestId: string | undefined, delivery: TurnDelivery): Promise<TurnOutcome> {
   if (turn.ended) return { how: "stopped", began: false };
   const { options } = delivery;
   const play = (input: RunAgentInput) => outcomeOf(turnRuns(turn, { input, ...(requestId !== undefined && { requestId }) }, delivery), () => turn.ended);
