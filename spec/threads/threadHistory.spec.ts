@@ -1,4 +1,5 @@
-import type { Interrupt, Message } from "@ag-ui/core";
+import type { BaseEvent, Interrupt, Message } from "@ag-ui/core";
+import { SUPERVISOR, supervisorRun } from "../../examples/supervisor";
 import { asyncScheduler, NEVER } from "rxjs";
 import { replayThread, turnsOf } from "../../src/threads/threadHistory";
 import type { TranscriptResponse } from "../../src/persistence/transcript";
@@ -55,6 +56,21 @@ describe("replayThread (a thread the agent's server keeps as messages, as the ch
       ["researcher", "success", "> Search it.\n\nThe moon pulls."],
       ["subagent", "success", "Checked."],
     ]);
+  });
+
+  it("replays a recorded supervisor run (a connect thread) with its subagents' steps as they showed live", () => {
+    const run = supervisorRun({ threadId: "t1", runId: "r1" });
+    run[0] = { ...run[0]!, input: { threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "Why are there tides?" }], state: {}, tools: [], context: [], forwardedProps: {} } } as BaseEvent;
+    const replayed = replayThread({ threadId: "t1", runs: [run] }, { pipeline: {}, scheduler: asyncScheduler, time });
+    const [response] = responses(replayed.transcript);
+    expect(response!.items.map((item) => item.text)).toEqual([SUPERVISOR.opening, SUPERVISOR.answer]);
+    expect(response!.messageOptions?.chain_of_thought?.map((step) => [step.title ?? step.tool_name, step.status])).toEqual([
+      ["delegate_research", "success"],
+      ["researcher", "success"],
+      ["researcher: search", "success"],
+      ["fact_checker", "failure"],
+    ]);
+    expect(replayed.messages.filter((message) => message.subagentRunId !== undefined).map((message) => message.id)).toEqual(["think-r1", "notes-r1", "found-r1"]);
   });
 
   it("ends the last answer on the thread's pending interrupts, as decision cards", () => {
