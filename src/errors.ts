@@ -174,6 +174,23 @@ export class AgUiInvalidItemError extends CarbonAgUiError {
   }
 }
 
+/**
+ * An A2UI surface (an `a2ui-surface` activity) that cannot be drawn as the
+ * agent sent it, or a person's action on one that cannot be sent: over a
+ * limit, not valid A2UI, a URL the policy refuses, a surface whose turn has
+ * moved on. The message says what and where, never the surface's data.
+ */
+export class AgUiSurfaceError extends CarbonAgUiError {
+  override readonly name = "AgUiSurfaceError";
+  constructor(
+    message: string,
+    /** The activity (its message id) the surface is. */
+    readonly activityId: string,
+  ) {
+    super(message);
+  }
+}
+
 /** `respondToInterrupt` could not take the decision: no such interrupt, an ambiguous default, an expired interrupt approved, nowhere to stream. */
 export class AgUiInterruptError extends CarbonAgUiError {
   override readonly name = "AgUiInterruptError";

@@ -66,6 +66,7 @@ export {
   AgUiInvalidEventError,
   AgUiInterruptError,
   AgUiInvalidItemError,
+  AgUiSurfaceError,
   AgUiProtocolError,
   AgUiRunError,
   AgUiPatchError,

@@ -69,12 +69,22 @@ function defaultUrlRefusal(value: string, allowHttp: boolean): string | undefine
   return `${url.protocol} URLs are not allowed (only https:${allowHttp ? " and http:" : ""})`;
 }
 
+/**
+ * Why the URL policy refuses `value`, a URL the browser would load or open
+ * (found at `path`, in `item`), or nothing when it accepts it: by default an
+ * absolute `https:` URL (`http:` too with `allowHttp`), as `allowUrl` decides.
+ */
+export function urlRefusal(value: string, where: Omit<UrlContext, "allowedByDefault">, policy: UrlPolicy = {}): string | undefined {
+  const refusal = defaultUrlRefusal(value, policy.allowHttp === true);
+  const allowed = policy.allowUrl ? policy.allowUrl(value, { ...where, allowedByDefault: refusal === undefined }) : refusal === undefined;
+  return allowed ? undefined : (refusal ?? "refused by allowUrl");
+}
+
 /** A string field the browser loads or opens as a URL. */
 const url: FieldCheck = (value, path, { policy, item }) => {
   if (typeof value !== "string") return [`${path}: must be a string`];
-  const refusal = defaultUrlRefusal(value, policy.allowHttp === true);
-  const allowed = policy.allowUrl ? policy.allowUrl(value, { path, item, allowedByDefault: refusal === undefined }) : refusal === undefined;
-  return allowed ? [] : [`${path}: ${refusal ?? "refused by allowUrl"}`];
+  const refusal = urlRefusal(value, { path, item }, policy);
+  return refusal === undefined ? [] : [`${path}: ${refusal}`];
 };
 
 const option = objectWith({ label: string, value: objectWith({ input: object }) });
