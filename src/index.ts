@@ -10,6 +10,7 @@ export { reasoningSteps } from "./operators/map/reasoningSteps";
 export { subagentSteps, SUBAGENT_UNFINISHED, SUBAGENT_WAITING } from "./operators/map/subagentSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/map/toolCallSteps";
 export { chainOfThought } from "./operators/map/chainOfThought";
+export { A2UI_SURFACE, a2uiSurfaces, type A2uiSurfaceData, type A2uiSurfacesOptions, type A2uiUserAction } from "./operators/map/a2uiSurfaces";
 export { describeUsage, usageNote, type DescribeUsage } from "./operators/end/usageNote";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/map/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES, type UrlContext, type UrlPolicy } from "./itemAllowlist";

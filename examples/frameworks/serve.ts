@@ -2,7 +2,7 @@
  * Serves a real framework agent, driven by a scripted mock model, as an AG-UI
  * endpoint for the browser demo:
  *
- *   npm run demo:copilotkit     (or: npm run demo:mastra, npm run demo:langgraph)
+ *   npm run demo:copilotkit     (or: npm run demo:mastra, npm run demo:langgraph, npm run demo:a2ui)
  *
  * and serves the demo page on it too (built by `npm run build:demo`), which
  * prints its address. With CopilotKit and LangGraph the page restores a
@@ -21,8 +21,10 @@
  * after it (a run to stop, or to rejoin after a reload); anything else is echoed. The
  * LangGraph graph has its own keywords (see langgraphGraph.ts): "weather",
  * "delete", "tidy" (two cards at once), "inventory" (a node that throws) and
- * "story" (a long answer to stop).
+ * "story" (a long answer to stop). The A2UI agent (a2ui.ts, behind the
+ * real A2UI middleware) paints a booking form when asked to "book a room".
  */
+import { createA2uiAgent } from "./a2ui";
 import { createCopilotKitAgent, serveCopilotKit, type RunningServer } from "./copilotkit";
 import { createLangGraphAgent, startLangGraphServer } from "./langgraph";
 import { createMastraAgent, serveMastra } from "./mastra";
@@ -72,7 +74,8 @@ export async function serveFramework(framework: string, port = 0): Promise<Frame
   if (framework === "copilotkit") return { ...(await serveCopilotKit(createCopilotKitAgent(model), port)), threads: "connect" };
   if (framework === "mastra") return serveMastra(createMastraAgent(model), port);
   if (framework === "langgraph") return serveLangGraph(port);
-  throw new Error(`Unknown framework '${framework}': copilotkit, mastra or langgraph`);
+  if (framework === "a2ui") return serveAgent(createA2uiAgent(), port);
+  throw new Error(`Unknown framework '${framework}': copilotkit, mastra, langgraph or a2ui`);
 }
 
 /** The LangGraph API server with the example graph (a child process), behind an AG-UI endpoint that runs `LangGraphAgent`. */

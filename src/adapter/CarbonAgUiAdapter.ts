@@ -4,7 +4,10 @@ import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, t
 import { describeContent } from "../contentParts";
 import { ContentOutbox } from "./contentOutbox";
 import type { Conversation } from "../conversation";
-import { AgUiInterruptError, CarbonAgUiError } from "../errors";
+import { AgUiInterruptError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
+import type { A2uiUserAction } from "../operators/map/a2uiSurfaces";
+import { SurfaceActions } from "./surfaceActions";
+import { surfaceActionTurn } from "./turns/surfaceAction";
 import type { ApprovalRuns, ApprovalRunStep } from "./approvals/approvalRuns";
 import { isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
 import { CarbonEvents } from "./carbonEvents";
@@ -63,6 +66,7 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   private disposed = false;
   /** Messages in parts sent through Carbon, until Carbon hands them back. */
   private readonly outbox = new ContentOutbox();
+  private readonly surfaceActions = new SurfaceActions();
 
   constructor(options: CarbonAgUiAdapterOptions) {
     const resolved = resolveOptions(options);
@@ -268,6 +272,33 @@ export class CarbonAgUiAdapter extends CurrentConversation {
   sendContent(content: readonly ContentPart[], instance: CarbonSendInstance): Promise<void> {
     if (this.disposed) return Promise.reject(new CarbonAgUiError("This adapter was disposed: it sends no more messages"));
     return instance.send({ id: this.outbox.put(content), input: { text: describeContent(content) } });
+  }
+
+  /**
+   * Sends a person's action on an A2UI surface (a button's event) to the
+   * agent, as `renderA2uiSurfaces` does for its buttons: a run with
+   * `forwardedProps.a2uiAction.userAction` and no message of the person's,
+   * after the turn playing now, its answer streaming into Carbon. The surface
+   * is `activityId`, else the thread's latest that created
+   * `action.surfaceId`. Rejects with `AgUiSurfaceError`, sending nothing, for
+   * a surface the thread does not hold, one of an earlier answer, one whose
+   * action is already on its way, and while a card waits for its answer.
+   */
+  async sendSurfaceAction(action: A2uiUserAction, instance: CarbonChatInstance | undefined = this.lastInstance, options: RespondOptions & { activityId?: string } = {}): Promise<void> {
+    if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it sends no more actions");
+    const taken = this.surfaceActions.take(this.conversation, action, options.activityId);
+    try {
+      if (!instance) throw new AgUiSurfaceError("sendSurfaceAction needs the Carbon instance to stream the answer into", taken.activityId);
+      this.carbonEvents.follow(instance);
+      await this.turns.play(surfaceActionTurn(action, instance, options.signal, this.delivery));
+    } finally {
+      taken.sent();
+    }
+  }
+
+  /** Whether an A2UI surface of this thread can still be acted on: it is of the latest answer (see `Conversation.isActivityCurrent`). */
+  isSurfaceCurrent(activityId: string): boolean {
+    return this.conversation.isActivityCurrent(activityId);
   }
 
   /**

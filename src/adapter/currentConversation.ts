@@ -81,6 +81,15 @@ export abstract class CurrentConversation {
     return this.conversation.activities;
   }
 
+  /**
+   * The activity of `messageId` in the current conversation (undefined while
+   * it has none), then each change of it; a reset or a thread switch follows
+   * the new conversation. What an A2UI surface's renderer draws.
+   */
+  activity$(messageId: string): Observable<Activity | undefined> {
+    return this.conversations.pipe(switchMap((conversation) => conversation.activity$(messageId)));
+  }
+
   /** A conversation of this adapter: the initial state, paced by the host's scheduler. */
   protected newConversation(thread: { threadId?: string; messages?: readonly Message[] }): Conversation {
     const { initialState, scheduler } = this.conversationOptions;

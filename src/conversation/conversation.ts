@@ -1,5 +1,5 @@
 import { aggregateTokenUsage, type Interrupt, type Message, type TokenUsage, type ToolCall } from "@ag-ui/core";
-import { BehaviorSubject, type Observable, type SchedulerLike } from "rxjs";
+import { BehaviorSubject, defer, filter, startWith, Subject, type Observable, type SchedulerLike } from "rxjs";
 import type { InterruptDecision, PendingInterrupt } from "../hitl";
 import { deepFreeze } from "../internal/deepFreeze";
 import { frameScheduler } from "../internal/frameScheduler";
@@ -14,6 +14,8 @@ export interface Activity {
   readonly activityType: string;
   /** Frozen: each change makes a new one. */
   readonly content: Readonly<Record<string, unknown>>;
+  /** The person's message the activity began in answer to (the history's last one then), if any. */
+  readonly requestId?: string;
 }
 
 export interface ConversationInit {
@@ -48,6 +50,8 @@ export class Conversation {
   private readonly history: History;
   private readonly sharedState: SharedStateDocument;
   private readonly activityMap = new Map<string, Activity>();
+  /** Each activity as it changes. */
+  private readonly activityChanges = new Subject<Activity>();
   /** Interrupts awaiting their resume, by id in arrival order. */
   private readonly pendingSubject = new BehaviorSubject<readonly PendingInterrupt[]>(Object.freeze([]));
   /** The tokens the thread's runs reported, summed by provider and model. */
@@ -160,6 +164,31 @@ export class Conversation {
     return this.activityMap;
   }
 
+  /** The activity of `messageId` now (undefined while there is none), then each change of it. */
+  activity$(messageId: string): Observable<Activity | undefined> {
+    return defer(() =>
+      this.activityChanges.pipe(
+        filter((activity) => activity.messageId === messageId),
+        startWith(this.activityMap.get(messageId)),
+      ),
+    );
+  }
+
+  /**
+   * Whether the activity of `messageId` belongs to the latest of the
+   * person's messages: no message of theirs came after the one it began in
+   * answer to. (A form of an earlier answer is not acted on.)
+   */
+  isActivityCurrent(messageId: string): boolean {
+    const activity = this.activityMap.get(messageId);
+    return activity !== undefined && activity.requestId === this.history.lastRequestId();
+  }
+
+  /** Puts back an activity as it was kept (its `requestId` included), as a stored conversation is restored. */
+  restoreActivity(activity: Activity): void {
+    this.putActivity({ ...activity, content: structuredClone(activity.content) });
+  }
+
   /** Sets an activity (ACTIVITY_SNAPSHOT). */
   setActivity(messageId: string, activityType: string, content: Record<string, unknown>): Activity {
     return this.putActivity({ messageId, activityType, content: structuredClone(content) });
@@ -233,9 +262,12 @@ export class Conversation {
     this.putActivity({ messageId: message.id, activityType: message.activityType, content: structuredClone(message.content) });
   }
 
+  /** Keeps `activity`; one without a `requestId` keeps its earlier one, or, new, takes the history's last message of the person's. */
   private putActivity(activity: Activity): Activity {
-    const frozen = deepFreeze(activity);
+    const requestId = activity.requestId ?? this.activityMap.get(activity.messageId)?.requestId ?? this.history.lastRequestId();
+    const frozen = deepFreeze({ ...activity, ...(requestId !== undefined && { requestId }) });
     this.activityMap.set(activity.messageId, frozen);
+    this.activityChanges.next(frozen);
     return frozen;
   }
 }

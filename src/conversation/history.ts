@@ -93,6 +93,13 @@ export class History {
     return findToolCall(this.list.items, toolCallId);
   }
 
+  /** The id of the last message of the person's, if any. */
+  lastRequestId(): string | undefined {
+    const { items } = this.list;
+    for (let at = items.length - 1; at >= 0; at--) if (items[at]!.role === "user") return items[at]!.id;
+    return undefined;
+  }
+
   /** Whether the history holds a message with this id (or the place of one that has started). */
   has(id: string): boolean {
     return this.list.has(id);

@@ -5,6 +5,7 @@ import { Conversation } from "../conversation";
 import type { CarbonInstruction, PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "./fusion";
 import { activities } from "./map/activities";
+import { a2uiSurfaces } from "./map/a2uiSurfaces";
 import { applyToConversation, type ApplyToConversationOptions } from "./record/applyToConversation";
 import { carbonItems, itemOptionsOf } from "./map/carbonItems";
 import { clarification, type ClarificationOptions } from "./end/clarification";
@@ -127,7 +128,7 @@ export interface CoalesceOptions {
  * in four groups of stages:
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
- * - map: `inputMessages → sharedState → predictState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → chainOfThought`
+ * - map: `inputMessages → sharedState → predictState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → a2uiSurfaces → chainOfThought`
  * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome → usageNote`
  * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
  *
@@ -183,6 +184,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }), ...(approvals && { approvals: true }) }),
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
+    a2uiSurfaces({ knownActivityIds: [...conversation.activities.keys()] }),
     chainOfThought(),
     // end of run
     legacyInterrupt(onWarning ? { onWarning } : {}),

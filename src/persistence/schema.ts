@@ -50,7 +50,7 @@ function snapshotSchema(maxEntries: number) {
     savedAt: time,
     messages: z.array(MessageSchema).max(maxEntries),
     state: z.unknown(),
-    activities: z.array(z.object({ messageId: z.string(), activityType: z.string(), content: looseRecord })).max(maxEntries),
+    activities: z.array(z.object({ messageId: z.string(), activityType: z.string(), content: looseRecord, requestId: z.string().optional() })).max(maxEntries),
     pendingInterrupts: z.array(z.object({ interrupt: InterruptSchema, decision: decision.optional() })).max(maxEntries),
     transcript: z.array(z.discriminatedUnion("kind", [request, response, decided])).max(maxEntries),
     usage: z.array(TokenUsageSchema).max(maxEntries).optional(),

@@ -47,8 +47,8 @@ export function snapshotOf(conversation: Conversation, transcript: readonly Tran
 
 /** The conversation a snapshot holds: its thread, history, state, activities, pending interrupts with their decisions, and usage. */
 export function conversationOf(snapshot: ConversationSnapshot, init: Pick<ConversationInit, "scheduler"> = {}): Conversation {
-  const activities = snapshot.activities.map(({ messageId, activityType, content }): Message => ({ id: messageId, role: "activity", activityType, content }));
-  const conversation = new Conversation({ ...init, threadId: snapshot.threadId, messages: [...snapshot.messages, ...activities], state: snapshot.state, ...(snapshot.usage && { usage: snapshot.usage }) });
+  const conversation = new Conversation({ ...init, threadId: snapshot.threadId, messages: snapshot.messages, state: snapshot.state, ...(snapshot.usage && { usage: snapshot.usage }) });
+  for (const activity of snapshot.activities) conversation.restoreActivity(activity);
   conversation.addPendingInterrupts(snapshot.pendingInterrupts.map((entry) => entry.interrupt));
   for (const { interrupt, decision } of snapshot.pendingInterrupts) if (decision) conversation.decideInterrupt(interrupt.id, decision);
   return conversation;
