@@ -156,7 +156,7 @@ describe("Conversation", () => {
         { id: "m1", role: "assistant", content: "Hello!", encryptedValue: "kept" },
         { id: "new", role: "assistant", content: "added" },
       ]);
-      expect(conversation.activities.get("a1")).toEqual({ messageId: "a1", activityType: "plan", content: { step: 1 } });
+      expect(conversation.activities.get("a1")).toEqual({ messageId: "a1", activityType: "plan", content: { step: 1 }, requestId: "u1" });
       conversation.replaceMessages([{ id: "r2", role: "reasoning", content: "other" }]);
       expect(conversation.messages.map((message) => message.id)).toEqual(["r2"]);
     });
