@@ -1,6 +1,6 @@
 import { EMPTY, skip, Subscription, type Observable } from "rxjs";
 import type { ContentPart } from "@ag-ui/core";
-import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CarbonThreadInstance, type CustomLoadHistory, type CustomSendMessage } from "../carbon";
+import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CustomSendMessage } from "../carbon";
 import { describeContent } from "../contentParts";
 import { ContentOutbox } from "./contentOutbox";
 import type { Conversation } from "../conversation";
@@ -14,10 +14,9 @@ import { CarbonEvents } from "./carbonEvents";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
 import { decisionTarget } from "./turns/resume";
 import { decide } from "./turnEdges";
-import { CurrentConversation } from "./currentConversation";
+import { ConversationThreads } from "./conversationThreads";
 import { randomId } from "../internal/ids";
 import { chatPersistenceOf, type ChatPersistence, type CarbonFeedbackEvent, type RunningRun } from "./chatPersistence";
-import type { ThreadSummary } from "../persistence/store";
 import { followDecisionsElsewhere } from "./approvals/decidedElsewhere";
 import { LateApprovals } from "./approvals/lateApprovals";
 import type { Turn } from "./turns/turn";
@@ -46,17 +45,14 @@ export interface RespondOptions {
  * Carbon's stop button, its restart and `reset()` all reach. See
  * docs/hitl.md.
  */
-export class CarbonAgUiAdapter extends CurrentConversation {
+export class CarbonAgUiAdapter extends ConversationThreads {
   private readonly options: ResolvedOptions;
-  /** The Carbon instance of the latest message, where a resume streams when none is given. */
-  private lastInstance: CarbonChatInstance | undefined;
   private readonly turns: Turns;
   /** The later runs of streams whose turns are over, each a turn of its own. */
   private readonly tails: StreamTails;
   private readonly delivery: TurnDelivery;
-  private readonly carbonEvents: CarbonEvents;
-  /** With `persistence` or `threads`: the threads, and the transcript each turn records (docs/persistence.md). */
-  private readonly persisted: ChatPersistence | undefined;
+  protected readonly carbonEvents: CarbonEvents;
+  protected readonly persisted: ChatPersistence | undefined;
   /** What the adapter holds on to until `dispose()`. */
   private readonly held = new Subscription();
   /** With `toolClient`: its approvals' runs, followed on the tool server. */
@@ -135,34 +131,12 @@ export class CarbonAgUiAdapter extends CurrentConversation {
     this.held.unsubscribe();
   }
 
-  /**
-   * Starts a new thread with no history. Every turn begun on the old one
-   * ends (what streams shows "Response stopped"; a turn still waiting never
-   * starts), and whatever its runs still do is written into the old
-   * conversation, not the new one. Carbon's restart does this by itself when
-   * the adapter has seen the instance (its event bus).
-   */
-  reset(): void {
-    this.adopt(this.newConversation({}));
-  }
-
-  private adopt(conversation: Conversation): void {
+  protected adopt(conversation: Conversation): void {
     this.conversations.next(conversation);
     this.tails.cut();
     this.lateApprovals?.cutAll();
     this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
   }
-
-  /**
-   * Carbon's `customLoadHistory`: the thread of `threadId`, its latest
-   * `shownTurns`, from the agent's server where it keeps threads (a run
-   * still going on it streams on into the chat), else as `persistence`
-   * stored it (docs/persistence.md).
-   */
-  readonly loadHistory: CustomLoadHistory = async (instance) => {
-    if (instance) this.carbonEvents.follow((this.lastInstance = instance));
-    return this.persisted?.loadHistory(instance) ?? [];
-  };
 
   /** A run still going on the restored `conversation`, as a turn of its own: after what is queued, once Carbon shows the restored history. */
   private rejoin(conversation: Conversation, run: RunningRun, instance: CarbonChatInstance): void {
@@ -191,55 +165,6 @@ export class CarbonAgUiAdapter extends CurrentConversation {
       await this.turns.idle();
       await this.tails.over();
     } while (this.turns.busy);
-  }
-
-  /** How many earlier turns of a restored thread its chat does not show yet; `showEarlierHistory` inserts them. */
-  get earlierTurns(): number {
-    return this.persisted?.earlierTurns() ?? 0;
-  }
-
-  showEarlierHistory(instance: CarbonThreadInstance, turns?: number): Promise<void> {
-    return this.persisted?.showEarlierHistory(instance, turns) ?? Promise.resolve();
-  }
-
-  /** How an interrupt of this thread was answered once the answer went to the agent, for a restored card. */
-  interruptAnswer(interruptId: string): InterruptDecision["type"] | "cancelled" | undefined {
-    return this.persisted?.interruptAnswer(interruptId);
-  }
-
-  /** The threads, latest first: the agent's server's where it lists them (`threads`), else the store's. */
-  listThreads(): Promise<ThreadSummary[]> {
-    return this.persisted?.list() ?? Promise.resolve([]);
-  }
-
-  /** A new thread, and Carbon's chat cleared (as a `clearConversation()` of the host's on an instance the adapter follows). */
-  async newThread(instance?: CarbonThreadInstance): Promise<void> {
-    this.reset();
-    if (instance) await this.carbonEvents.clear(instance);
-  }
-
-  /**
-   * Switches to a thread of the agent's server or the store, Carbon's chat
-   * replaced. One neither holds starts empty under that id; with `threads`,
-   * one the server cannot give shows why in one line, on a new thread.
-   */
-  async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
-    if (threadId === this.threadId) return;
-    this.carbonEvents.follow((this.lastInstance = instance));
-    if (this.persisted) return this.persisted.switchThread(threadId, instance);
-    this.adopt(this.newConversation({ threadId }));
-    await this.carbonEvents.clear(instance);
-  }
-
-  /** Deletes a thread, on the agent's server too where it deletes threads; the current one is replaced by a new thread. */
-  async deleteThread(threadId: string, instance?: CarbonThreadInstance): Promise<void> {
-    if (threadId === this.threadId) await this.newThread(instance);
-    await this.persisted?.remove(threadId);
-  }
-
-  /** Stops what streams and saves the current thread now, as the page does when it goes away. */
-  saveNow(): Promise<void> {
-    return this.persisted?.saveNow() ?? Promise.resolve();
   }
 
   /**
