@@ -17,6 +17,10 @@ import type { CarbonAgUiError } from "../../src/errors";
 import { AgUiSurfaceError } from "../../src/errors";
 import type { A2uiUserAction } from "../../src/operators/map/a2uiSurfaces";
 import { createSseRunner } from "../../src/runners/createSseRunner";
+import { memoryStore } from "../../src/persistence/memoryStore";
+import { replayThread } from "../../src/threads/threadHistory";
+import { asyncScheduler, lastValueFrom, toArray } from "rxjs";
+import type { BaseEvent } from "@ag-ui/core";
 
 const finals = (carbon: CarbonRecorder) => carbon.chunks.flatMap((chunk: CarbonStreamChunk) => ("final_response" in chunk ? [chunk.final_response] : []));
 const book = (context: Record<string, unknown>): A2uiUserAction => ({ name: "book_room", surfaceId: "booking", sourceComponentId: "book", timestamp: new Date().toISOString(), context });
@@ -30,9 +34,9 @@ describe("A2UI surfaces from the real middleware", () => {
   });
   afterAll(() => server.close());
 
-  const setUp = () => {
+  const setUp = (extra: Partial<ConstructorParameters<typeof CarbonAgUiAdapter>[0]> = {}) => {
     const errors: CarbonAgUiError[] = [];
-    const adapter = new CarbonAgUiAdapter({ run: createSseRunner({ url: server.url }), onError: (error) => errors.push(error) });
+    const adapter = new CarbonAgUiAdapter({ run: createSseRunner({ url: server.url }), onError: (error) => errors.push(error), ...extra });
     return { adapter, errors, carbon: new CarbonRecorder() };
   };
   const say = (adapter: CarbonAgUiAdapter, carbon: CarbonRecorder, text: string) => adapter.sendMessage({ id: `u-${text}`, input: { text } }, { signal: new AbortController().signal }, carbon);
@@ -87,5 +91,38 @@ describe("A2UI surfaces from the real middleware", () => {
     expect(errors).toEqual([]);
     await say(adapter, carbon, "Book a room");
     expect(finals(carbon)).toHaveLength(2);
+  });
+
+  it("restores the surface live after a reload, painted with its data, and its action still goes to the agent", async () => {
+    const store = memoryStore();
+    const first = setUp({ threadId: "a2ui-reload", persistence: { store } });
+    await say(first.adapter, first.carbon, "Book a room");
+    const { activityId } = finals(first.carbon)[0]!.output.generic.find((item) => item.response_type === "user_defined")!.user_defined as { activityId: string };
+    await first.adapter.saveNow();
+    first.adapter.dispose(); // the page that went away
+
+    const again = setUp({ threadId: "a2ui-reload", persistence: { store } });
+    const history = await again.adapter.loadHistory(again.carbon);
+    const shown = history.flatMap((item) => ("output" in item.message ? item.message.output.generic : []));
+    expect(shown.filter((item) => item.response_type === "user_defined").map((item) => item.user_defined)).toEqual([{ kind: "a2ui", activityId }]);
+    expect(again.adapter.activities.get(activityId)!.content).toEqual(first.adapter.activities.get(activityId)!.content);
+    expect(again.adapter.isSurfaceCurrent(activityId)).toBe(true);
+    await again.adapter.sendSurfaceAction(book({ hotel: ["old-town"], name: "Bo", nights: 1, guests: "1" }), again.carbon, { activityId });
+    expect(again.carbon.transcript().split("\n").at(-1)).toBe("Assistant: Booked Old Town Inn for Bo: 1 night, 1 guest.");
+    expect(again.errors).toEqual([]);
+  });
+
+  it("restores the surface from the agent's server: a connect replay of the recorded run shows it in its answer, live, with its data", async () => {
+    const input: RunAgentInput = { threadId: "t-replay", runId: "r1", messages: [{ id: "u1", role: "user", content: "Book a room" }], state: {}, tools: [], context: [], forwardedProps: {} };
+    const recorded = await lastValueFrom(createA2uiAgent().run(input).pipe(toArray()));
+    recorded[0] = { ...recorded[0]!, input } as BaseEvent;
+    const replayed = replayThread({ threadId: "t-replay", runs: [recorded] }, { pipeline: {}, scheduler: asyncScheduler, time: "2026-12-02T10:00:00.000Z" });
+    const response = replayed.transcript.find((entry) => entry.kind === "response")!;
+    const surface = response.kind === "response" && response.items.find((item) => item.response_type === "user_defined");
+    expect(surface).toMatchObject({ user_defined: { kind: "a2ui", activityId: "a2ui-surface-render-r1" } });
+    const [activity] = replayed.activities;
+    expect(activity).toMatchObject({ messageId: "a2ui-surface-render-r1", activityType: "a2ui-surface", requestId: "u1" });
+    const operations = (activity!.content as { a2ui_operations: { updateDataModel?: { value: unknown } }[] }).a2ui_operations;
+    expect(operations.at(-1)!.updateDataModel!.value).toEqual({ booking: expect.objectContaining({ hotel: ["harbour"], nights: 2 }) });
   });
 });
