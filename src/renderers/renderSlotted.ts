@@ -1,0 +1,63 @@
+import { skip, type Observable } from "rxjs";
+import type { CarbonEventBus } from "../carbon";
+import type { RenderedCard } from "./renderedCard";
+
+/** A Carbon web-component event, as much of it as the renderers read. */
+interface CarbonBusEvent {
+  type: string;
+  data?: { message?: { user_defined?: unknown }; slot?: string };
+}
+
+/**
+ * A handler on Carbon's event bus. Carbon types the event `type` as its
+ * `BusEventType` enum, which plain strings (its runtime values) cannot be
+ * assigned to, so the bus takes its handlers loosely (`CarbonEventBus`);
+ * `spec/carbon.spec.ts` checks that a real `ChatInstance` fits.
+ */
+type BusHandler = { type: string; handler: (event: CarbonBusEvent) => unknown };
+
+export interface SlottedOptions {
+  instance: CarbonEventBus;
+  /** The chat element (`cds-aichat-custom-element`) the elements are slotted into. */
+  host: HTMLElement;
+  /** The adapter's thread: elements are dropped when it changes. */
+  threadId$?: Observable<string> | undefined;
+  /** The element for a `user_defined` item's payload, or nothing for a payload of another renderer's. */
+  create(document: Document, payload: unknown): RenderedCard | undefined;
+}
+
+/**
+ * Draws `user_defined` items in Carbon AI Chat's web component: for each
+ * `userDefinedResponse` whose payload `create` takes, appends its element,
+ * slotted where Carbon asks, to `host`. Elements are dropped when the
+ * conversation restarts or the adapter leaves its thread (Carbon asks again
+ * for those of a thread switched back to). Returns a function that removes
+ * everything.
+ */
+export function renderSlotted({ instance, host, threadId$, create }: SlottedOptions): () => void {
+  const drawn = new Map<string, RenderedCard>();
+  const onUserDefined = (event: CarbonBusEvent) => {
+    const slot = event.data?.slot;
+    if (!slot || drawn.has(slot)) return;
+    const rendered = create(host.ownerDocument, event.data?.message?.user_defined);
+    if (!rendered) return;
+    rendered.element.slot = slot;
+    host.appendChild(rendered.element);
+    drawn.set(slot, rendered);
+  };
+  const clear = () => {
+    for (const rendered of drawn.values()) rendered.dispose();
+    drawn.clear();
+  };
+  const handlers: BusHandler[] = [
+    { type: "userDefinedResponse", handler: onUserDefined },
+    { type: "restartConversation", handler: clear },
+  ];
+  instance.on(handlers);
+  const threadsLeft = threadId$?.pipe(skip(1)).subscribe(clear);
+  return () => {
+    instance.off?.(handlers);
+    threadsLeft?.unsubscribe();
+    clear();
+  };
+}
