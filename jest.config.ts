@@ -7,12 +7,13 @@ const config: Config = {
   // Type-checking is `npm run typecheck`'s job; ts-jest only transpiles (tsconfig's isolatedModules).
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: { module: "commonjs", moduleResolution: "node10" } }],
-    // spec/frameworks: the frameworks' own packages, some ES modules only (see the transform).
+    // spec/frameworks: the frameworks' own packages, some ES modules only; the A2UI renderer's @a2ui/web_core and lit (see the transform).
     "/examples/frameworks/node_modules/.+\\.[mc]?js$": "<rootDir>/spec/support/esmToCommonJs.js",
+    "/node_modules/(@a2ui|@lit|@lit-labs|lit|lit-html|lit-element)/.+\\.[mc]?js$": "<rootDir>/spec/support/esmToCommonJs.js",
   },
-  transformIgnorePatterns: ["^(?!.*/examples/frameworks/).*/node_modules/"],
+  transformIgnorePatterns: ["^(?!.*/examples/frameworks/)(?!.*/node_modules/(@a2ui|@lit|@lit-labs|lit|lit-html|lit-element)/).*/node_modules/"],
   // Examples import the package by its public name; tests run them against the source.
-  moduleNameMapper: { "^carbon-agui-rx$": "<rootDir>/src/index.ts", "^carbon-agui-rx/testing$": "<rootDir>/src/testing/index.ts", "^carbon-agui-rx/tool-client$": "<rootDir>/src/tool-client/index.ts" },
+  moduleNameMapper: { "^carbon-agui-rx$": "<rootDir>/src/index.ts", "^carbon-agui-rx/testing$": "<rootDir>/src/testing/index.ts", "^carbon-agui-rx/tool-client$": "<rootDir>/src/tool-client/index.ts", "^carbon-agui-rx/a2ui$": "<rootDir>/src/a2ui/index.ts" },
   testTimeout: 15_000,
 };
 

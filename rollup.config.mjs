@@ -12,6 +12,7 @@ const entries = [
   { input: "src/index.ts", name: "index" },
   { input: "src/testing/index.ts", name: "testing" },
   { input: "src/tool-client/index.ts", name: "tool-client" },
+  { input: "src/a2ui/index.ts", name: "a2ui" },
 ];
 
 export default entries.flatMap(({ input, name }) => [

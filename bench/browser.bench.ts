@@ -32,7 +32,10 @@
  * message and card show, against an empty thread and the IndexedDB restore above; and a "story" run rejoined mid-run:
  * from the server sending the first text after the replay until it shows.
  *
- * `--only=burst`, `--only=long`, `--only=seed`, `--only=restore` or `--only=server` runs one part; `--seconds=5` a short answer;
+ * Then what an A2UI surface costs the chat against a decision card (bench/surfaceCost.ts): main-thread task time
+ * from Enter until the item is drawn.
+ *
+ * `--only=burst`, `--only=long`, `--only=seed`, `--only=restore`, `--only=server` or `--only=surface` runs one part; `--seconds=5` a short answer;
  * `--configs=1,2` some long-answer configurations (by index); `--traces=dir`
  * saves each long-answer run's Chrome trace there.
  */
@@ -45,6 +48,7 @@ import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "../sp
 import { installProbe, probeSaw, readProbe } from "../spec/e2e/probe";
 import { CHARS_PER_SECOND, markdownAnswer, measureLongAnswer, startPacedAgent, type LongAnswerRun } from "./longAnswer";
 import { measureRestore } from "./restore";
+import { measureItemCosts } from "./surfaceCost";
 import { measureRejoin, measureServerOpen, seedLangGraphThread, startServerDemo, type RejoinRun, type ServerOpenRun } from "./serverRestore";
 import { SEED_ADAPTER } from "./seedAdapter";
 import { bundleSeedAdapter, useSeedAdapter } from "./seedBrowser";
@@ -350,12 +354,28 @@ async function serverThreads() {
   }
 }
 
+async function itemCosts() {
+  const browser = await launchChromium();
+  try {
+    const { surface, card } = await measureItemCosts(browser, RUNS);
+    console.log(`\nAn A2UI surface against a decision card: Enter → the item drawn and settled (1 s); ${RUNS} runs each, interleaved; median (each run).\n`);
+    console.log("| item | main-thread task time (ms) | longest task (ms) | addMessageChunk calls |");
+    console.log("|---|---|---|---|");
+    for (const [name, measured] of [["A2UI booking form (real middleware: building, painted, data)", surface], ["decision card (scripted agent)", card]] as const) {
+      console.log(`| ${name} | ${spread(measured.map((one) => one.busyMs))} | ${spread(measured.map((one) => one.longestTask), ms)} | ${spread(measured.map((one) => one.chunks))} |`);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main() {
   if (ONLY === "all" || ONLY === "burst") await burst();
   if (ONLY === "all" || ONLY === "long") await longAnswer();
   if (ONLY === "all" || ONLY === "seed") await seedComparison();
   if (ONLY === "all" || ONLY === "restore") await restore();
   if (ONLY === "all" || ONLY === "server") await serverThreads();
+  if (ONLY === "all" || ONLY === "surface") await itemCosts();
 }
 
 void main();

@@ -44,10 +44,10 @@ try {
   const unshipped = links.filter((link) => link.startsWith(intoPackage) && !existsSync(join(installed, link.slice(intoPackage.length).split("#")[0]!)));
   if (unshipped.length > 0) throw new Error(`the packed README links to files the package does not ship: ${unshipped.join(", ")}`);
   if (!links.some((link) => link.startsWith(intoPackage))) throw new Error("the packed README should link into the package");
-  // The testing kit costs nothing to those who do not import it: the main bundles hold none of it.
+  // The testing kit, the tool client and the A2UI renderer cost nothing to those who do not import them: the main bundles hold none of them.
   for (const bundle of ["index.mjs", "index.cjs"]) {
     const code = readFileSync(join(app, "node_modules/carbon-agui-rx/dist", bundle), "utf8");
-    for (const name of ["TestScheduler", "CarbonRecorder", "marbleTest", "scriptedAgent", "node:http", "ToolClient", "startToolServer"]) {
+    for (const name of ["TestScheduler", "CarbonRecorder", "marbleTest", "scriptedAgent", "node:http", "ToolClient", "startToolServer", "@a2ui/web_core", "createA2uiSurfaceView"]) {
       if (code.includes(name)) throw new Error(`dist/${bundle} contains ${name}, which belongs to another entry`);
     }
   }

@@ -4,6 +4,8 @@
  */
 import "@carbon/ai-chat/dist/es/web-components/cds-aichat-custom-element/index.js";
 import { renderDecisionCards, type CarbonEventBus, type CarbonThreadInstance } from "carbon-agui-rx";
+import { renderA2uiSurfaces } from "carbon-agui-rx/a2ui";
+import "./a2uiComponents";
 import { demoAdapter } from "./demoAdapter";
 import { sidePanel, threadsPanel } from "./threadsPanel";
 
@@ -70,5 +72,7 @@ chat.onBeforeRender = (instance: CarbonEventBus & CarbonThreadInstance) => {
   window.chatInstance = instance;
   // The adapter follows Carbon's stop button and restart by itself (through this instance's event bus).
   renderDecisionCards({ instance, host: chat, adapter });
+  // A2UI surfaces the agent paints (npm run demo:a2ui), drawn with Carbon's components; their buttons answer the agent.
+  renderA2uiSurfaces({ instance, host: chat, adapter });
 };
 document.body.append(chat);

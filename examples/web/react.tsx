@@ -1,23 +1,32 @@
 /**
  * The demo page in React: Carbon AI Chat's `ChatContainer`, driven by the same
- * adapter, with the decision and clarification cards rendered through
- * `renderUserDefinedResponse` — the library builds each card's DOM, React
+ * adapter, with the decision and clarification cards and A2UI surfaces rendered through
+ * `renderUserDefinedResponse` — the library builds their DOM, React
  * only mounts it.
  */
 import { ChatContainer, type ChatInstance } from "@carbon/ai-chat";
 import { useEffect, useRef } from "react";
 import { createRoot } from "react-dom/client";
-import { createClarificationCard, createDecisionCard, type ClarificationData, type InterruptDecisionData } from "carbon-agui-rx";
+import { createClarificationCard, createDecisionCard, type A2uiSurfaceData, type ClarificationData, type InterruptDecisionData } from "carbon-agui-rx";
+import { createA2uiSurface } from "carbon-agui-rx/a2ui";
+import "./a2uiComponents";
 import { demoAdapter } from "./demoAdapter";
 
 const adapter = demoAdapter();
 window.adapter = adapter;
 
-/** Mounts one of the library's cards and lets go of it when React unmounts it. */
-function Card({ data, instance }: { data: InterruptDecisionData | ClarificationData; instance: ChatInstance }) {
+type HostDrawn = InterruptDecisionData | ClarificationData | A2uiSurfaceData;
+
+/** Mounts one of the library's cards, or an A2UI surface, and lets go of it when React unmounts it. */
+function Card({ data, instance }: { data: HostDrawn; instance: ChatInstance }) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const card = data.kind === "interrupt" ? createDecisionCard(document, data, { instance, adapter }) : createClarificationCard(document, data);
+    const card =
+      data.kind === "interrupt"
+        ? createDecisionCard(document, data, { instance, adapter })
+        : data.kind === "a2ui"
+          ? createA2uiSurface(document, data, { instance, adapter })
+          : createClarificationCard(document, data);
     host.current?.append(card.element);
     return card.dispose;
   }, [data, instance]);
@@ -31,8 +40,8 @@ function App() {
       assistantName="Demo agent"
       openChatByDefault
       renderUserDefinedResponse={(state, instance) => {
-        const data = state.messageItem?.user_defined as InterruptDecisionData | ClarificationData | undefined;
-        return data?.kind === "interrupt" || data?.kind === "clarification" ? <Card data={data} instance={instance} /> : null;
+        const data = state.messageItem?.user_defined as HostDrawn | undefined;
+        return data?.kind === "interrupt" || data?.kind === "clarification" || data?.kind === "a2ui" ? <Card data={data} instance={instance} /> : null;
       }}
     />
   );

@@ -1,6 +1,7 @@
 // Bundles the browser demo pages, one file each: the web-component page, and the React page (Carbon's ChatContainer).
 // Carbon's web component mounts React inside, so react and react-dom are bundled in both.
 import commonjs from "@rollup/plugin-commonjs";
+import json from "@rollup/plugin-json";
 import { nodeResolve } from "@rollup/plugin-node-resolve";
 import replace from "@rollup/plugin-replace";
 import typescript from "@rollup/plugin-typescript";
@@ -18,6 +19,8 @@ const page = (input, file) => ({
     typescript({ tsconfig: "examples/web/tsconfig.json" }),
     nodeResolve({ browser: true, extensions: [".mjs", ".js", ".ts", ".tsx"] }),
     commonjs(),
+    // @a2ui/web_core (the A2UI surfaces' model) imports A2UI's JSON schemas.
+    json(),
   ],
 });
 

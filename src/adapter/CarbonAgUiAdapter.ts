@@ -221,6 +221,11 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     }
   }
 
+  /** Reports a warning of the host's or a renderer's (a surface's refused URL, a limit) where the adapter's own go: `onWarning`. */
+  warn(warning: CarbonAgUiError): void {
+    this.options.onWarning(warning);
+  }
+
   /** Whether an A2UI surface of this thread can still be acted on: it is of the latest answer (see `Conversation.isActivityCurrent`). */
   isSurfaceCurrent(activityId: string): boolean {
     return this.conversation.isActivityCurrent(activityId);

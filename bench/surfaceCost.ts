@@ -1,0 +1,73 @@
+/**
+ * What an A2UI surface costs the chat, against a decision card (`npm run bench:browser -- --only=surface`): the demo
+ * page in Chromium, a fresh page per run, warmed by a first answer. Then one turn that ends in the item: the booking
+ * form from the agent behind the real A2UI middleware ("Book a room": building, painted, painted with its data), or the
+ * scripted demo agent's decision card ("Please delete my old files"). Measured from Enter until the item is drawn
+ * (its button in the page) and the page has settled: the main thread's task time (Chrome's `TaskDuration`), the
+ * longest task, and the `addMessageChunk` calls.
+ */
+import type { Browser } from "playwright-core";
+import { serveFramework } from "../examples/frameworks/serve";
+import { startWebDemo } from "../examples/web/serve";
+import { openChatPage, PAGE_OPTIONS } from "../spec/e2e/browser";
+import { installProbe, readProbe } from "../spec/e2e/probe";
+
+export interface ItemCostRun {
+  /** Main-thread task time from Enter until drawn and settled, ms. */
+  busyMs: number;
+  longestTask: number;
+  chunks: number;
+}
+
+interface ItemTurn {
+  warmUp: { ask: string; reply: string };
+  ask: string;
+  /** What is in the page once the item is drawn. */
+  drawn: string;
+}
+
+const SURFACE: ItemTurn = { warmUp: { ask: "Hello", reply: "Ask me to book a room" }, ask: "Book a room", drawn: ".cagr-a2ui :is(cds-button, button):text-is('Book')" };
+const CARD: ItemTurn = { warmUp: { ask: "Hi there", reply: "through carbon-agui-rx" }, ask: "Please delete my old files", drawn: ".cagr-decision-card :is(cds-button, button):text-is('Approve')" };
+
+async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promise<ItemCostRun> {
+  const page = await browser.newPage(PAGE_OPTIONS);
+  try {
+    const chat = await openChatPage(page, `${url}?persist=off`);
+    await chat.send(turn.warmUp.ask);
+    await page.locator('[data-testid^="message-by-index"]').getByText(turn.warmUp.reply).first().waitFor();
+    await page.waitForTimeout(1_000);
+    await installProbe(page);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Performance.enable");
+    const taskTime = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((metric) => metric.name === "TaskDuration")?.value ?? 0) * 1000;
+    const before = await taskTime();
+    await chat.send(turn.ask);
+    await page.locator(turn.drawn).first().waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(1_000);
+    const busyMs = (await taskTime()) - before;
+    const probe = await readProbe(page);
+    return { busyMs, longestTask: probe.longestTask, chunks: probe.chunks };
+  } finally {
+    await page.close();
+  }
+}
+
+/** `runs` turns of each, interleaved: the surface's (behind the real middleware) and the card's (the scripted demo agent). */
+export async function measureItemCosts(browser: Browser, runs: number): Promise<{ surface: ItemCostRun[]; card: ItemCostRun[] }> {
+  const agent = await serveFramework("a2ui");
+  const a2uiDemo = await startWebDemo(agent.url);
+  const scriptedDemo = await startWebDemo();
+  const surface: ItemCostRun[] = [];
+  const card: ItemCostRun[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      surface.push(await measureTurn(browser, a2uiDemo.url, SURFACE));
+      card.push(await measureTurn(browser, scriptedDemo.url, CARD));
+    }
+    return { surface, card };
+  } finally {
+    await scriptedDemo.close();
+    await a2uiDemo.close();
+    await agent.close();
+  }
+}
