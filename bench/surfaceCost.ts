@@ -6,7 +6,7 @@
  * (its button in the page) and the page has settled: the main thread's task time (Chrome's `TaskDuration`), the
  * longest task, and the `addMessageChunk` calls.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { serveFramework } from "../examples/frameworks/serve";
 import { startWebDemo } from "../examples/web/serve";
 import { openChatPage, PAGE_OPTIONS } from "../spec/e2e/browser";
@@ -22,12 +22,12 @@ export interface ItemCostRun {
 interface ItemTurn {
   warmUp: { ask: string; reply: string };
   ask: string;
-  /** What is in the page once the item is drawn. */
-  drawn: string;
+  /** What is in the page once the item is drawn: its button. */
+  drawn: (page: Page) => Locator;
 }
 
-const SURFACE: ItemTurn = { warmUp: { ask: "Hello", reply: "Ask me to book a room" }, ask: "Book a room", drawn: ".cagr-a2ui :is(cds-button, button):text-is('Book')" };
-const CARD: ItemTurn = { warmUp: { ask: "Hi there", reply: "through carbon-agui-rx" }, ask: "Please delete my old files", drawn: ".cagr-decision-card :is(cds-button, button):text-is('Approve')" };
+const SURFACE: ItemTurn = { warmUp: { ask: "Hello", reply: "Ask me to book a room" }, ask: "Book a room", drawn: (page) => page.locator(".cagr-a2ui").getByRole("button", { name: "Book", exact: true }) };
+const CARD: ItemTurn = { warmUp: { ask: "Hi there", reply: "through carbon-agui-rx" }, ask: "Please delete my old files", drawn: (page) => page.locator(".cagr-decision-card").getByRole("button", { name: "Approve", exact: true }) };
 
 async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promise<ItemCostRun> {
   const page = await browser.newPage(PAGE_OPTIONS);
@@ -42,7 +42,7 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
     const taskTime = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((metric) => metric.name === "TaskDuration")?.value ?? 0) * 1000;
     const before = await taskTime();
     await chat.send(turn.ask);
-    await page.locator(turn.drawn).first().waitFor({ timeout: 60_000 });
+    await turn.drawn(page).first().waitFor({ timeout: 60_000 });
     await page.waitForTimeout(1_000);
     const busyMs = (await taskTime()) - before;
     const probe = await readProbe(page);

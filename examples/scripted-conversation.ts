@@ -217,7 +217,19 @@ async function superviseResearch(sse: SseResponse, input: RunAgentInput) {
 }
 
 /** What the agent can answer, for a question it cannot. */
-const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, why there are tides (a supervisor and its subagents), for a story or a long answer, to fail, or what you said so far.`;
+const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, why there are tides (a supervisor and its subagents), to suggest a name (regenerate for another), for a story or a long answer, to fail, or what you said so far.`;
+
+/** The names the agent suggests, one more each time the same question is asked again (regenerate). */
+export const SUGGESTED_NAMES = ["Biscuit", "Pixel", "Marmalade", "Nimbus"];
+const suggestionsMade = new Map<string, number>();
+
+/** A name for the question `questionId` of `threadId`: the next one each time it is asked. */
+function suggestedName(threadId: string, questionId: string): string {
+  const key = `${threadId}/${questionId}`;
+  const made = suggestionsMade.get(key) ?? 0;
+  suggestionsMade.set(key, made + 1);
+  return `How about **${SUGGESTED_NAMES[made % SUGGESTED_NAMES.length]}**?`;
+}
 
 /** Answers by keyword, like the scripted agents in the tests. */
 export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
@@ -249,6 +261,7 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
     return burstAnswer(sse, input, LONG_ANSWER, deltas, question.includes("and wait") ? "hang" : "finish");
   }
   if (question.includes("tides")) return superviseResearch(sse, input);
+  if (question.includes("suggest a name")) return streamAnswer(sse, input, suggestedName(input.threadId, last?.id ?? ""));
   if (question.includes("fail")) return streamAnswer(sse, input, "Let me work that out. The first step is ", "fail");
   if (question.includes("remember")) {
     return streamAnswer(sse, input, `This thread (${input.threadId.slice(0, 8)}…) has ${input.messages.length} messages so far, and I received all of them.`);

@@ -193,6 +193,14 @@ export interface CarbonThreadInstance extends CarbonChatInstance {
   };
 }
 
+/** A Carbon instance an answer's versions are switched in: its old messages removed, another version's added (Carbon's `ChatInstance` is one). */
+export interface CarbonVersionsInstance extends CarbonChatInstance {
+  messaging: CarbonChatInstance["messaging"] & {
+    removeMessages(messageIds: string[]): Promise<void>;
+    addMessage(message: any): Promise<void>;
+  };
+}
+
 /**
  * Carbon's `messaging.customLoadHistory`. The items are `CarbonHistoryItem`s
  * (see `historyItemsOf`), typed loosely so that the function fits Carbon's

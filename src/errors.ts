@@ -191,6 +191,11 @@ export class AgUiSurfaceError extends CarbonAgUiError {
   }
 }
 
+/** `regenerate` or `switchVersion` could not be done: no answer to ask again, a card waiting, no transcript to keep versions in, no such version. */
+export class AgUiRegenerateError extends CarbonAgUiError {
+  override readonly name = "AgUiRegenerateError";
+}
+
 /** `respondToInterrupt` could not take the decision: no such interrupt, an ambiguous default, an expired interrupt approved, nowhere to stream. */
 export class AgUiInterruptError extends CarbonAgUiError {
   override readonly name = "AgUiInterruptError";

@@ -26,7 +26,7 @@ export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksO
 export { coalesceDeltas, type AdaptiveWindow } from "./operators/render/coalesceDeltas";
 export { escapeHtml } from "./operators/render/escapeHtml";
 
-export { CarbonAgUiAdapter, createAgUiSendMessage, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
+export { CarbonAgUiAdapter, createAgUiSendMessage, type AnswerFeedback, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
 export { Conversation, type Activity, type ConversationInit } from "./conversation";
 
 export { conversationOf, snapshotOf, SNAPSHOT_VERSION, type ConversationSnapshot } from "./persistence/snapshot";
@@ -52,6 +52,10 @@ export {
   type DecisionCardsOptions,
   type RenderedCard,
 } from "./renderers/decisionCards";
+export { createAnswerVersions, type AnswerVersionsOptions } from "./renderers/createAnswerVersions";
+export { renderAnswerVersions, type RenderAnswerVersionsOptions } from "./renderers/renderAnswerVersions";
+export type { AnswerVersionsData, FeedbackOptions } from "./adapter/answerItems";
+export type { AnswerVersionsState } from "./adapter/answerVersions";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent, type FromAgentOptions } from "./runners/fromAgent";
@@ -66,6 +70,7 @@ export {
   AgUiNotEventStreamError,
   AgUiInvalidEventError,
   AgUiInterruptError,
+  AgUiRegenerateError,
   AgUiInvalidItemError,
   AgUiSurfaceError,
   AgUiProtocolError,
@@ -135,6 +140,7 @@ export {
   type CarbonStreamChunk,
   type CarbonTextItem,
   type CarbonThreadInstance,
+  type CarbonVersionsInstance,
   type CarbonSendInstance,
   type CustomLoadHistory,
   type CustomSendMessage,

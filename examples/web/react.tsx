@@ -7,7 +7,7 @@
 import { ChatContainer, type ChatInstance } from "@carbon/ai-chat";
 import { useEffect, useRef } from "react";
 import { createRoot } from "react-dom/client";
-import { createClarificationCard, createDecisionCard, type A2uiSurfaceData, type ClarificationData, type InterruptDecisionData } from "carbon-agui-rx";
+import { createAnswerVersions, createClarificationCard, createDecisionCard, type A2uiSurfaceData, type AnswerVersionsData, type ClarificationData, type InterruptDecisionData } from "carbon-agui-rx";
 import { createA2uiSurface } from "carbon-agui-rx/a2ui";
 import "./a2uiComponents";
 import { demoAdapter } from "./demoAdapter";
@@ -15,7 +15,7 @@ import { demoAdapter } from "./demoAdapter";
 const adapter = demoAdapter();
 window.adapter = adapter;
 
-type HostDrawn = InterruptDecisionData | ClarificationData | A2uiSurfaceData;
+type HostDrawn = InterruptDecisionData | ClarificationData | A2uiSurfaceData | AnswerVersionsData;
 
 /** Mounts one of the library's cards, or an A2UI surface, and lets go of it when React unmounts it. */
 function Card({ data, instance }: { data: HostDrawn; instance: ChatInstance }) {
@@ -26,7 +26,9 @@ function Card({ data, instance }: { data: HostDrawn; instance: ChatInstance }) {
         ? createDecisionCard(document, data, { instance, adapter })
         : data.kind === "a2ui"
           ? createA2uiSurface(document, data, { instance, adapter })
-          : createClarificationCard(document, data);
+          : data.kind === "versions"
+            ? createAnswerVersions(document, data, { instance, adapter })
+            : createClarificationCard(document, data);
     host.current?.append(card.element);
     return card.dispose;
   }, [data, instance]);
@@ -41,7 +43,7 @@ function App() {
       openChatByDefault
       renderUserDefinedResponse={(state, instance) => {
         const data = state.messageItem?.user_defined as HostDrawn | undefined;
-        return data?.kind === "interrupt" || data?.kind === "clarification" || data?.kind === "a2ui" ? <Card data={data} instance={instance} /> : null;
+        return data && ["interrupt", "clarification", "a2ui", "versions"].includes(data.kind) ? <Card data={data} instance={instance} /> : null;
       }}
     />
   );

@@ -7,7 +7,7 @@ import type { FieldChecks } from "./fieldChecks";
 import { oneLine } from "./oneLine";
 import { paintComponent } from "./paintComponent";
 import type { PaintContext } from "./paintContext";
-import { isLifecycle, paintLifecycle } from "./paintLifecycle";
+import { isLifecycle, paintedLifecycle, paintLifecycle } from "./paintLifecycle";
 import { notice } from "./paintNotice";
 import { SurfaceEdits } from "./surfaceEdits";
 import { DEFAULT_A2UI_LIMITS, type A2uiLimits } from "./surfaceLimits";
@@ -197,9 +197,15 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
     paintMode();
   }
 
+  /** What the view shows now, as drawn: a snapshot that draws the same (the middleware's progress counts, a repeated snapshot) changes nothing. */
+  let shown: string | undefined;
+
   return {
     element,
     show(content) {
+      const drawn = isLifecycle(content) ? JSON.stringify(paintedLifecycle(content)) : JSON.stringify(content);
+      if (drawn === shown) return;
+      shown = drawn;
       clear();
       if (isLifecycle(content)) body.replaceChildren(...paintLifecycle(document, content));
       else if ("a2ui_operations" in content) paintOperations(content.a2ui_operations);

@@ -7,6 +7,9 @@ export type A2uiLifecycle = { status: "building" | "retrying" | "failed"; attemp
 
 export const isLifecycle = (content: Record<string, unknown>): content is A2uiLifecycle => content.status === "building" || content.status === "retrying" || content.status === "failed";
 
+/** What of a lifecycle state its drawing shows (not the middleware's progress count). */
+export const paintedLifecycle = ({ status, attempt, maxAttempts, error, errors }: A2uiLifecycle): Partial<A2uiLifecycle> => ({ status, attempt, maxAttempts, error, errors });
+
 /**
  * What a lifecycle state shows: building, a skeleton and "Building the
  * form…"; retrying, the skeleton and a warning with the attempt; failed, an

@@ -24,9 +24,6 @@ export function renderA2uiSurfaces(options: RenderA2uiSurfacesOptions): () => vo
     instance,
     host,
     threadId$: adapter.threadId$,
-    create: (document, payload) => {
-      const data = payload as A2uiSurfaceData | undefined;
-      return data?.kind === "a2ui" ? createA2uiSurface(document, data, { ...drawing, instance, adapter }) : undefined;
-    },
+    kinds: { a2ui: (document, data: A2uiSurfaceData) => createA2uiSurface(document, data, { ...drawing, instance, adapter }) },
   });
 }

@@ -1,10 +1,13 @@
-import { EMPTY, skip, Subscription, type Observable } from "rxjs";
+import { EMPTY, of, skip, Subscription, type Observable } from "rxjs";
 import type { ContentPart } from "@ag-ui/core";
-import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CustomSendMessage } from "../carbon";
+import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CarbonVersionsInstance, type CustomSendMessage } from "../carbon";
 import { describeContent } from "../contentParts";
 import { ContentOutbox } from "./contentOutbox";
 import type { Conversation } from "../conversation";
-import { AgUiInterruptError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
+import { AgUiInterruptError, AgUiRegenerateError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
+import type { AnswerVersionsState } from "./answerVersions";
+import { feedbackOf } from "./feedback";
+import { regenerateTurn } from "./turns/regenerate";
 import type { A2uiUserAction } from "../operators/map/a2uiSurfaces";
 import { SurfaceActions } from "./surfaceActions";
 import { surfaceActionTurn } from "./turns/surfaceAction";
@@ -77,8 +80,13 @@ export class CarbonAgUiAdapter extends ConversationThreads {
       rejoin: (conversation, run, instance) => this.rejoin(conversation, run, instance),
     });
     const persisted = this.persisted;
-    this.options = persisted ? { ...resolved, recording: (conversation, requestId) => persisted.recording(conversation, requestId) } : resolved;
-    this.carbonEvents = new CarbonEvents({ stop: () => this.stopPlaying(), restart: () => this.reset(), ...(persisted && { feedback: (event: CarbonFeedbackEvent) => persisted.keepFeedback(event) }) });
+    this.options = persisted ? { ...resolved, recording: (conversation, requestId, runId) => persisted.recording(conversation, requestId, runId) } : resolved;
+    const { onFeedback } = resolved;
+    const feedback = (event: CarbonFeedbackEvent) => {
+      const given = feedbackOf(event, this.threadId, persisted?.keepFeedback(event));
+      if (given) onFeedback?.(given);
+    };
+    this.carbonEvents = new CarbonEvents({ stop: () => this.stopPlaying(), restart: () => this.reset(), ...((persisted || onFeedback) && { feedback }) });
     const { describe, onError, rejectOnError, onStateChange, toolClient } = this.options;
     const errors = new ErrorPolicy(describe, onError, rejectOnError);
     this.turns = new Turns({ errors, record: persisted, current: () => this.conversation, restarted: (conversation) => conversation === this.conversation && this.reset() });
@@ -219,6 +227,43 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     } finally {
       taken.sent();
     }
+  }
+
+  /** The versions bar of the latest answer (`answerVersions`): under which response, which version of how many, whether it may be asked again. */
+  get answerVersions$(): Observable<AnswerVersionsState | undefined> {
+    return this.persisted && this.options.answerVersions ? this.persisted.versions.state$(this.conversations, this.pendingInterrupts$) : of(undefined);
+  }
+
+  /**
+   * Asks the latest question again (the versions bar's Regenerate): after
+   * the turn playing now, the answer shown is set aside as a version, out of
+   * the history and the chat, and the agent answers anew on the same thread
+   * (`parentRunId`: the run before the question). The new answer is what the
+   * next message, a reload and the saved thread build on. Rejects with
+   * `AgUiRegenerateError` when there is no answer to ask again, while a card
+   * waits for its answer, and without a transcript to keep versions in
+   * (`persistence` or `threads`).
+   */
+  async regenerate(instance: CarbonVersionsInstance, options: RespondOptions = {}): Promise<void> {
+    const persisted = this.versionsKept();
+    // A turn playing is waited for, as a message waits; the answer it comes to is the one asked again.
+    const refusal = this.turns.busy ? undefined : persisted.versions.refusal(this.conversation);
+    if (refusal) throw new AgUiRegenerateError(refusal);
+    this.carbonEvents.follow((this.lastInstance = instance));
+    this.tails.close();
+    await this.turns.play(regenerateTurn(persisted.versions, instance, options.signal, this.delivery));
+  }
+
+  /** Shows version `index` (from 0) of the latest answer in its place, the one the next run builds on. Rejects with `AgUiRegenerateError` for no such version, and while a card waits. */
+  async switchVersion(index: number, instance: CarbonVersionsInstance): Promise<void> {
+    await this.turns.idle();
+    await this.versionsKept().versions.switchTo(this.conversation, index, instance);
+  }
+
+  private versionsKept(): ChatPersistence {
+    if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it asks nothing again");
+    if (!this.persisted) throw new AgUiRegenerateError("Versions of an answer are kept in the adapter's transcript: give it `persistence`, or an agent that keeps threads");
+    return this.persisted;
   }
 
   /** Reports a warning of the host's or a renderer's (a surface's refused URL, a limit) where the adapter's own go: `onWarning`. */

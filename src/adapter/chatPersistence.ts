@@ -15,6 +15,7 @@ import type { TranscriptEntry } from "../persistence/transcript";
 import type { ResolvedOptions } from "./options";
 import type { CardFate } from "./turns/outcome";
 import type { TurnRecord } from "./turns/turnPath";
+import { AnswerVersionsOf, lastAnswerMessage } from "./answerVersions";
 
 /** What the adapter lends its persisted threads: its current conversation, and the way to replace it. */
 export interface ThreadHost {
@@ -67,6 +68,8 @@ export class ChatPersistence implements TurnRecord {
   private readonly unshown = new WeakMap<Conversation, TranscriptEntry[]>();
   /** How many turns a restored thread shows at first, and each `showEarlierHistory` adds. */
   private readonly shownTurns: number;
+  /** The versions of each thread's latest answer, kept in its transcript. */
+  readonly versions: AnswerVersionsOf;
 
   constructor(
     persistence: PersistenceOptions,
@@ -78,6 +81,7 @@ export class ChatPersistence implements TurnRecord {
     this.shownTurns = persistence.shownTurns ?? 5;
     const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && options.onWarning(new AgUiThreadSavedElsewhereError(threadId));
     this.threads = new ThreadStore(persistence, (error) => options.onError(error), options.scheduler, onSavedElsewhere);
+    this.versions = new AnswerVersionsOf({ logOf: (conversation) => this.threads.logOf(conversation), save: (conversation) => void this.threads.save(conversation), restoreOptions: options.restoreOptions });
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
     // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer). Where the agent
     // keeps threads its run goes on, for the next page to rejoin; the snapshot holds the answer so far, shown stopped
@@ -100,12 +104,15 @@ export class ChatPersistence implements TurnRecord {
   }
 
   /** The run's response id and where its chunks are recorded. */
-  recording(conversation: Conversation, requestId: string | undefined): Pick<AgUiToCarbonOptions, "responseId" | "record" | "recordUnfinishedOn"> {
+  recording(conversation: Conversation, requestId: string | undefined, runId: string): Pick<AgUiToCarbonOptions, "responseId" | "record" | "recordUnfinishedOn"> {
     const log = this.threads.logOf(conversation);
     const time = this.threads.now();
     return {
       responseId: randomId(),
-      record: (chunk) => log.addChunk(chunk, time, requestId),
+      record: (chunk) => {
+        log.addChunk(chunk, time, requestId, runId);
+        if ("final_response" in chunk) this.versions.changed();
+      },
       // Where the agent keeps threads, its run goes on when the connection breaks (a reload aborts it before `pagehide`):
       // the answer is kept unfinished, and the page that comes back shows what the server holds of it, not a mark it did not earn.
       ...(this.server && { recordUnfinishedOn: (error: unknown) => error instanceof AgUiConnectionError }),
@@ -115,6 +122,7 @@ export class ChatPersistence implements TurnRecord {
   /** A message's turn begins: its text. */
   request(conversation: Conversation, { id, text }: { id: string; text: string }): void {
     this.threads.logOf(conversation).addRequest(id, text, this.threads.now());
+    this.versions.changed();
   }
 
   /** The cards whose answers became final, as their turn's outcome (or the tool server) says. */
@@ -140,6 +148,7 @@ export class ChatPersistence implements TurnRecord {
       return [notRestoredNotice(this.threads.now(), loaded.notice)];
     }
     this.host.adopt(loaded.conversation);
+    this.versions.changed();
     if (loaded.running && instance) this.host.rejoin(loaded.conversation, loaded.running, instance);
     return this.latestHistory(loaded.conversation);
   }
@@ -204,6 +213,7 @@ export class ChatPersistence implements TurnRecord {
     if (loaded === "none") return;
     if ("notice" in loaded) return instance.messaging.insertHistory([notRestoredNotice(this.threads.now(), loaded.notice)]);
     await instance.messaging.insertHistory(this.latestHistory(loaded.conversation));
+    this.versions.changed();
     if (loaded.running) this.host.rejoin(loaded.conversation, loaded.running, instance);
   }
 
@@ -229,12 +239,21 @@ export class ChatPersistence implements TurnRecord {
     return this.threads.save(this.host.current());
   }
 
-  /** Feedback submitted on an answer of the current thread joins its transcript, and is saved. */
-  keepFeedback({ interactionType, message, messageItem, isPositive, text, categories }: CarbonFeedbackEvent): void {
+  /**
+   * Feedback submitted on an answer of the current thread joins its
+   * transcript, and is saved. Returns what the thread knows of the answer:
+   * the run that made it and its last words' message.
+   */
+  keepFeedback({ interactionType, message, messageItem, isPositive, text, categories }: CarbonFeedbackEvent): { runId?: string; messageId?: string } {
     const feedbackId = messageItem?.message_item_options?.feedback?.id;
-    if (interactionType !== "submitted" || message?.id === undefined || feedbackId === undefined) return;
+    if (interactionType !== "submitted" || message?.id === undefined || feedbackId === undefined) return {};
     const feedback = { is_positive: isPositive === true, ...(text !== undefined && { text }), ...(categories && { categories }) };
     const conversation = this.host.current();
-    if (this.threads.logOf(conversation).setFeedback(message.id, feedbackId, feedback)) void this.threads.save(conversation);
+    const log = this.threads.logOf(conversation);
+    if (log.setFeedback(message.id, feedbackId, feedback)) void this.threads.save(conversation);
+    const response = log.toEntries().find((entry) => entry.kind === "response" && entry.id === message.id);
+    if (response?.kind !== "response") return {};
+    const messageId = lastAnswerMessage(conversation.messages, response.requestId);
+    return { ...(response.runId !== undefined && { runId: response.runId }), ...(messageId !== undefined && { messageId }) };
   }
 }

@@ -1,2 +1,2 @@
 export { CarbonAgUiAdapter, createAgUiSendMessage, type RespondOptions } from "./CarbonAgUiAdapter";
-export type { CarbonAgUiAdapterOptions, FrontendTool } from "./options";
+export type { AnswerFeedback, CarbonAgUiAdapterOptions, FrontendTool } from "./options";

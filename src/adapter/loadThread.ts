@@ -42,13 +42,15 @@ export async function loadThread(threadId: string, threads: ThreadStore, server:
   if (served === undefined || onlyHere) return local ? { conversation: local } : cached === "none" ? "none" : { notice: NOT_RESTORED };
   if (served === "not-found") options.onError(new AgUiThreadServerError("load", threadId, "not-found"));
   if (served === "not-found" || "problem" in served) return { notice: notOpened[served === "not-found" ? "not-found" : served.problem] };
-  const kept = local && { conversation: local, transcript: threads.logOf(local).toEntries() };
+  const keptLog = local && threads.logOf(local);
+  const kept = local && keptLog && { conversation: local, transcript: keptLog.toEntries() };
   const { describe = () => undefined } = options;
   const pipeline = options.pipeline({ stop: NEVER, renderCost: NEVER, describeError: describe });
   const replayed = replayThread(served, { pipeline, scheduler: options.scheduler, time: threads.now() });
   const { conversation, transcript } = withCache(served, replayed, kept, options.scheduler);
   // Not saved here: the cache is brought up to date by the next save (a turn's end), and opening a thread writes nothing.
-  threads.adoptLog(conversation, transcript);
+  // The versions of the latest answer kept here hold while the server's latest question is theirs (see TranscriptLog).
+  threads.adoptLog(conversation, transcript, keptLog?.versions);
   const running = served.running && { events: served.running, ...(served.stopRunning && { stop: served.stopRunning }) };
   return { conversation, ...(running && { running }) };
 }

@@ -10,6 +10,7 @@ import { itemOptionsOf } from "../operators/map/carbonItems";
 import { asCarbonAgUiError } from "../errors";
 import { errorOnConsole, warnOnConsole } from "../internal/warnings";
 import { ToolSchemas, type ToolServerApprovals } from "./approvals/toolServer";
+import { answerItems, type FeedbackOptions } from "./answerItems";
 import type { PersistenceOptions } from "../persistence/threadStore";
 import type { AgentThreads } from "../threads/agentThreads";
 import type { RunAgent } from "../runners/runAgent";
@@ -35,6 +36,20 @@ const PASSED_ON = [
 
 /** The `agUiToCarbon()` options the adapter takes: those passed on, and those it resolves first. */
 type PipelineOptions = Pick<AgUiToCarbonOptions, (typeof PASSED_ON)[number] | "coalesce" | "onWarning" | "describeError">;
+
+/** Feedback given on an answer through Carbon's thumbs (`feedback`), for `onFeedback`. */
+export interface AnswerFeedback {
+  threadId: string;
+  /** The run that made the answer, when known. */
+  runId?: string;
+  /** The AG-UI message the feedback is on (the answer's last text), when known. */
+  messageId?: string;
+  /** Carbon's response id (its message id), which the transcript keeps the feedback under. */
+  responseId: string;
+  isPositive: boolean;
+  text?: string;
+  categories?: string[];
+}
 
 export interface CarbonAgUiAdapterOptions extends PipelineOptions {
   /** Starts a run: `createSseRunner({ url })`, `fromAgent(new HttpAgent({ url }))`, or your own. */
@@ -127,6 +142,24 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    * oldest, reported through `onWarning`. Default 3.
    */
   maxFollowedRuns?: number;
+  /**
+   * Shows the versions bar under the latest answer: "‹ 2 / 2 ›" once it was
+   * asked again, and a Regenerate button (`regenerate`). Each answer then
+   * ends with a `user_defined` item `{ kind: "versions", responseId }`,
+   * which `renderAnswerVersions` (web component) or `createAnswerVersions`
+   * (React) draws for the latest answer only. Needs the adapter's
+   * transcript (`persistence`, or `threads`). Default `false`.
+   */
+  answerVersions?: boolean;
+  /**
+   * Carbon's thumbs up and down on each answer (`true`, or Carbon's feedback
+   * options: categories, prompt, disclaimer…). What the person gives is kept
+   * in the transcript (with `persistence` or `threads`), restored with the
+   * answer, and told to `onFeedback`. Default `false`.
+   */
+  feedback?: boolean | FeedbackOptions;
+  /** Feedback given on an answer (see `feedback`). */
+  onFeedback?: (feedback: AnswerFeedback) => void;
 }
 
 /** An AG-UI tool, with a `handler` when the browser runs it. */
@@ -173,12 +206,15 @@ export interface ResolvedOptions {
   /** What a restored chat is checked and escaped with, as live answers are. */
   restoreOptions: RestoreOptions;
   rejectOnError: boolean;
+  /** Whether the versions bar is shown (`answerVersions`, with a transcript to keep versions in). */
+  answerVersions: boolean;
+  onFeedback: ((feedback: AnswerFeedback) => void) | undefined;
   /** The words for a failed turn; undefined shows none. */
   describe: ((error: unknown) => string | undefined) | undefined;
   /** The `agUiToCarbon()` options of one run. */
   pipeline(parts: RunPipelineParts): AgUiToCarbonOptions;
   /** With `persistence`, each run's response id and where its chunks are recorded (set by the adapter). */
-  recording: (conversation: Conversation, requestId: string | undefined) => Pick<AgUiToCarbonOptions, "responseId" | "record" | "recordUnfinishedOn">;
+  recording: (conversation: Conversation, requestId: string | undefined, runId: string) => Pick<AgUiToCarbonOptions, "responseId" | "record" | "recordUnfinishedOn">;
 }
 
 export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {
@@ -192,13 +228,19 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
   const sent = tools.map(({ handler: _handler, ...tool }) => tool);
   const toolSchemas = options.toolClient && new ToolSchemas(options.toolClient, (error) => onWarning(asCarbonAgUiError(error)));
   const askedTools = sent.filter((_tool, at) => !tools[at]!.handler);
+  const threads = options.threads === false ? undefined : (options.threads ?? run.threads);
+  // Versions are kept in the transcript, which the adapter has with `persistence` or the agent's threads.
+  const answerVersions = options.answerVersions === true && (options.persistence !== undefined || threads !== undefined);
+  const finishAnswer = answerItems(options.feedback, answerVersions);
   return {
     run,
     handledTools: tools.filter((tool) => tool.handler),
     askedTools,
     toolClient: options.toolClient,
     toolSchemas,
-    threads: options.threads === false ? undefined : (options.threads ?? run.threads),
+    threads,
+    answerVersions,
+    onFeedback: options.onFeedback,
     maxFrontendToolRounds,
     maxFollowedRuns,
     scheduler,
@@ -223,6 +265,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
       askedTools,
       ...(toolSchemas && { approvals: { inputSchemas: toolSchemas.byName } }),
       describeError: describe,
+      ...(finishAnswer && { finishAnswer }),
     }),
   };
 }

@@ -37,6 +37,12 @@ export interface ConversationInit {
 
 type ActivityMessage = Extract<Message, { role: "activity" }>;
 
+/** An answer's part of a conversation: its messages, and the activities it made. */
+export interface AnswerMessages {
+  messages: HistoryMessage[];
+  activities: Activity[];
+}
+
 /**
  * What outlives a turn: the thread id, its `History`, its shared state (a
  * `SharedStateDocument`), activities, pending interrupts, and the
@@ -182,6 +188,23 @@ export class Conversation {
   isActivityCurrent(messageId: string): boolean {
     const activity = this.activityMap.get(messageId);
     return activity !== undefined && activity.requestId === this.history.lastRequestId();
+  }
+
+  /**
+   * Sets aside the answer to the person's message `requestId`: the messages
+   * after it (the history then ends with the question) and the activities
+   * made in answer to it. What `putAnswer` puts back.
+   */
+  takeAnswer(requestId: string): AnswerMessages {
+    const activities = [...this.activityMap.values()].filter((activity) => activity.requestId === requestId);
+    for (const activity of activities) this.activityMap.delete(activity.messageId);
+    return { messages: this.history.takeAfter(requestId) as HistoryMessage[], activities };
+  }
+
+  /** Puts an answer set aside (`takeAnswer`) back after the question. */
+  putAnswer(answer: AnswerMessages): void {
+    this.history.appendAll(answer.messages);
+    for (const activity of answer.activities) this.restoreActivity(activity);
   }
 
   /** Puts back an activity as it was kept (its `requestId` included), as a stored conversation is restored. */

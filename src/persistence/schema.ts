@@ -36,6 +36,7 @@ function snapshotSchema(maxEntries: number) {
     kind: z.literal("response"),
     id: z.string(),
     requestId: z.string().optional(),
+    runId: z.string().optional(),
     time,
     items: z.array(item).max(maxEntries),
     messageOptions: messageOptions.optional(),
@@ -44,16 +45,23 @@ function snapshotSchema(maxEntries: number) {
     feedback: feedback.optional(),
   });
   const decided = z.object({ kind: z.literal("decision"), interruptId: z.string(), answer: z.enum(["approve", "edit", "reject", "answer", "cancelled"]), time });
+  const entries = z.array(z.discriminatedUnion("kind", [request, response, decided])).max(maxEntries);
+  const activities = z.array(z.object({ messageId: z.string(), activityType: z.string(), content: looseRecord, requestId: z.string().optional() })).max(maxEntries);
+  const keptAnswer = z.object({ messages: z.array(MessageSchema).max(maxEntries), activities, transcript: entries });
+  const versions = z
+    .object({ requestId: z.string(), chosen: z.number().int().nonnegative(), answers: z.array(keptAnswer.nullable()).min(1).max(maxEntries) })
+    .refine(({ chosen, answers }) => chosen < answers.length && answers[chosen] === null && answers.filter((answer) => answer === null).length === 1, "the chosen version must be the one answer not kept aside");
   return z.object({
     version: z.literal(SNAPSHOT_VERSION),
     threadId: z.string().min(1),
     savedAt: time,
     messages: z.array(MessageSchema).max(maxEntries),
     state: z.unknown(),
-    activities: z.array(z.object({ messageId: z.string(), activityType: z.string(), content: looseRecord, requestId: z.string().optional() })).max(maxEntries),
+    activities,
     pendingInterrupts: z.array(z.object({ interrupt: InterruptSchema, decision: decision.optional() })).max(maxEntries),
-    transcript: z.array(z.discriminatedUnion("kind", [request, response, decided])).max(maxEntries),
+    transcript: entries,
     usage: z.array(TokenUsageSchema).max(maxEntries).optional(),
+    versions: versions.optional(),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Message, TokenUsage } from "@ag-ui/core";
 import { Conversation, type Activity, type ConversationInit } from "../conversation";
 import type { PendingInterrupt } from "../hitl";
+import type { AnswerVersions } from "./answerVersions";
 import type { TranscriptEntry } from "./transcript";
 
 /** The snapshot format this library writes and reads. */
@@ -28,10 +29,12 @@ export interface ConversationSnapshot {
   transcript: readonly TranscriptEntry[];
   /** The tokens the thread's runs reported (`Conversation.usage`); absent when none did. */
   usage?: readonly TokenUsage[];
+  /** The versions of the latest answer, once it was asked again (`regenerate`); absent when it was not. */
+  versions?: AnswerVersions;
 }
 
 /** A snapshot of `conversation` now, with what the chat showed. Its parts are the conversation's frozen values, not copies. */
-export function snapshotOf(conversation: Conversation, transcript: readonly TranscriptEntry[], savedAt: Date): ConversationSnapshot {
+export function snapshotOf(conversation: Conversation, transcript: readonly TranscriptEntry[], savedAt: Date, versions?: AnswerVersions): ConversationSnapshot {
   return {
     version: SNAPSHOT_VERSION,
     threadId: conversation.threadId,
@@ -42,6 +45,7 @@ export function snapshotOf(conversation: Conversation, transcript: readonly Tran
     pendingInterrupts: conversation.pendingInterrupts,
     transcript,
     ...(conversation.usage.length > 0 && { usage: conversation.usage }),
+    ...(versions && { versions }),
   };
 }
 

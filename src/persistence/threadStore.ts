@@ -6,6 +6,7 @@ import { parseSnapshot, type SnapshotLimits } from "./schema";
 import { conversationOf, snapshotOf, type ConversationSnapshot } from "./snapshot";
 import type { ConversationStore, ThreadSummary } from "./store";
 import { TranscriptLog } from "./transcriptLog";
+import type { AnswerVersions } from "./answerVersions";
 import type { TranscriptEntry } from "./transcript";
 
 /** The adapter's `persistence` option. */
@@ -87,9 +88,9 @@ export class ThreadStore {
     return log;
   }
 
-  /** Takes `transcript` as what the chat of `conversation` showed so far (a thread restored from elsewhere). */
-  adoptLog(conversation: Conversation, transcript: readonly TranscriptEntry[]): void {
-    this.logs.set(conversation, new TranscriptLog(transcript));
+  /** Takes `transcript` as what the chat of `conversation` showed so far (a thread restored from elsewhere), with the versions of its latest answer kept here. */
+  adoptLog(conversation: Conversation, transcript: readonly TranscriptEntry[], versions?: AnswerVersions): void {
+    this.logs.set(conversation, new TranscriptLog(transcript, versions));
   }
 
   /** Now, as the snapshot's times say it. */
@@ -122,7 +123,8 @@ export class ThreadStore {
 
   /** The conversation as it is now, with what its chat showed, to store. */
   private snapshotNow(conversation: Conversation): ConversationSnapshot {
-    return snapshotOf(conversation, this.logOf(conversation).toEntries(), new Date(this.scheduler.now()));
+    const log = this.logOf(conversation);
+    return snapshotOf(conversation, log.toEntries(), new Date(this.scheduler.now()), log.versions);
   }
 
   /** Whether a save of the thread was asked for and has not been written yet. */
@@ -154,7 +156,7 @@ export class ThreadStore {
       const snapshot = parseSnapshot(raw, this.options.limits);
       if (snapshot.threadId !== threadId) throw new AgUiSnapshotError(`The conversation stored for thread '${threadId}' belongs to another thread`);
       const conversation = conversationOf(snapshot, { scheduler: this.scheduler });
-      this.logs.set(conversation, new TranscriptLog(snapshot.transcript));
+      this.logs.set(conversation, new TranscriptLog(snapshot.transcript, snapshot.versions));
       return { conversation };
     } catch (error) {
       this.report(error instanceof AgUiSnapshotError ? error : new AgUiStoreError("load", threadId, { cause: error }));

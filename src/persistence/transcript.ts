@@ -1,3 +1,4 @@
+import type { AnswerMessages } from "../conversation";
 import type { InterruptDecision } from "../hitl";
 import type { CarbonItem, CarbonMessageOptions, CarbonStreamChunk } from "../carbon";
 import { StreamedMessage } from "../internal/carbonMerge";
@@ -31,6 +32,8 @@ export interface TranscriptResponse {
   /** Carbon's response id. */
   id: string;
   requestId?: string;
+  /** The run that made it (its RUN_STARTED's `runId`): a regenerated answer's run names the run before it as its `parentRunId`, and feedback names it. */
+  runId?: string;
   /** ISO 8601. */
   time: string;
   items: CarbonItem[];
@@ -70,6 +73,7 @@ export class ResponseDraft {
     /** ISO 8601: when the response began. */
     readonly time: string,
     readonly requestId?: string,
+    readonly runId?: string,
   ) {}
 
   /** Whether the final response has come. */
@@ -83,7 +87,7 @@ export class ResponseDraft {
 
   /** The response so far: the final one once it came, else what streamed, marked unfinished. */
   toEntry(): TranscriptResponse {
-    const base = { kind: "response" as const, id: this.id, ...(this.requestId !== undefined && { requestId: this.requestId }), time: this.time };
+    const base = { kind: "response" as const, id: this.id, ...(this.requestId !== undefined && { requestId: this.requestId }), ...(this.runId !== undefined && { runId: this.runId }), time: this.time };
     const { final, messageOptions } = this.message;
     if (final) {
       const { output, message_options, history } = final;
@@ -96,4 +100,21 @@ export class ResponseDraft {
     }
     return { ...base, items: this.message.streamedItems(), ...(messageOptions && { messageOptions }), unfinished: true };
   }
+}
+
+/** An answer set aside for another version of it: its messages and activities, and what the chat showed of it. */
+export interface KeptAnswer extends AnswerMessages {
+  transcript: TranscriptEntry[];
+}
+
+/**
+ * The versions of the answer to the latest question (`requestId`): the one
+ * shown (`chosen`) lives in the conversation and its transcript, and its
+ * place in `answers` is `null`; the others are kept there. Only the latest
+ * question has versions: a new question drops them.
+ */
+export interface AnswerVersions {
+  requestId: string;
+  chosen: number;
+  answers: readonly (KeptAnswer | null)[];
 }

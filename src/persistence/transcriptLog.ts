@@ -1,5 +1,5 @@
 import type { CarbonStreamChunk } from "../carbon";
-import { ResponseDraft, type TranscriptDecision, type TranscriptEntry, type TranscriptFeedback } from "./transcript";
+import { ResponseDraft, type AnswerVersions, type TranscriptDecision, type TranscriptEntry, type TranscriptFeedback } from "./transcript";
 
 /**
  * What the chat of one conversation showed, as it grows: the requests, and
@@ -16,9 +16,14 @@ export class TranscriptLog {
   /** The answer of each interrupt answered, by id. */
   private readonly answers = new Map<string, TranscriptDecision["answer"]>();
 
-  constructor(entries: readonly TranscriptEntry[] = []) {
+  /** The versions of the latest question's answer, once it was asked again (see `AnswerVersions`). */
+  versions: AnswerVersions | undefined;
+
+  /** A log of `entries`, with `versions` when they are of its latest question. */
+  constructor(entries: readonly TranscriptEntry[] = [], versions?: AnswerVersions) {
     this.entries = [...entries];
     for (const entry of entries) if (entry.kind === "decision") this.answers.set(entry.interruptId, entry.answer);
+    this.versions = versions && versions.requestId === this.lastRequestId() ? versions : undefined;
   }
 
   addDecision(interruptId: string, answer: TranscriptDecision["answer"], time: string): void {
@@ -30,17 +35,43 @@ export class TranscriptLog {
     return this.answers.get(interruptId);
   }
 
+  /** A question of the person's; a new one leaves the versions of the one before behind. */
   addRequest(id: string, text: string, time: string): void {
     this.entries.push({ kind: "request", id, text, time });
+    if (this.versions?.requestId !== id) this.versions = undefined;
   }
 
-  /** A chunk, into its response's draft (begun by its first chunk, at `time`); a final response makes the entry. */
-  addChunk(chunk: CarbonStreamChunk, time: string, requestId?: string): void {
+  /** The id of the latest question, if any. */
+  lastRequestId(): string | undefined {
+    for (let at = this.entries.length - 1; at >= 0; at--) {
+      const entry = this.entries[at]!;
+      if (!(entry instanceof ResponseDraft) && entry.kind === "request") return entry.id;
+    }
+    return undefined;
+  }
+
+  /** Takes what came after the question `requestId` (its answer's responses and decisions) out, and returns it; nothing when it is not here. */
+  takeAfter(requestId: string): TranscriptEntry[] {
+    const at = this.entries.findIndex((entry) => !(entry instanceof ResponseDraft) && entry.kind === "request" && entry.id === requestId);
+    if (at === -1) return [];
+    const taken = this.entries.splice(at + 1);
+    for (const entry of taken) if (entry instanceof ResponseDraft) this.drafts.delete(entry.id);
+    return taken.map((entry) => (entry instanceof ResponseDraft ? entry.toEntry() : entry));
+  }
+
+  /** Puts `entries` last (an answer set aside, back). */
+  appendAll(entries: readonly TranscriptEntry[]): void {
+    this.entries.push(...entries);
+    for (const entry of entries) if (entry.kind === "decision") this.answers.set(entry.interruptId, entry.answer);
+  }
+
+  /** A chunk, into its response's draft (begun by its first chunk, at `time`, by run `runId`); a final response makes the entry. */
+  addChunk(chunk: CarbonStreamChunk, time: string, requestId?: string, runId?: string): void {
     const id = "final_response" in chunk ? chunk.final_response.id : chunk.streaming_metadata.response_id;
     if (this.left.has(id)) return;
     let draft = this.drafts.get(id);
     if (!draft) {
-      draft = new ResponseDraft(id, time, requestId);
+      draft = new ResponseDraft(id, time, requestId, runId);
       this.drafts.set(id, draft);
       this.entries.push(draft);
     }

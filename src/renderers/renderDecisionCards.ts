@@ -26,11 +26,9 @@ export function renderDecisionCards(options: DecisionCardsOptions): () => void {
     instance,
     host,
     threadId$: adapter.threadId$,
-    create: (document, payload) => {
-      const data = payload as InterruptDecisionData | ClarificationData | undefined;
-      if (data?.kind === "interrupt") return createDecisionCard(document, data, { instance, adapter, ...(now && { now }) });
-      if (data?.kind === "clarification") return createClarificationCard(document, data);
-      return undefined;
+    kinds: {
+      interrupt: (document, data: InterruptDecisionData) => createDecisionCard(document, data, { instance, adapter, ...(now && { now }) }),
+      clarification: (document, data: ClarificationData) => createClarificationCard(document, data),
     },
   });
 }

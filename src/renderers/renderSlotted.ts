@@ -22,25 +22,26 @@ export interface SlottedOptions {
   host: HTMLElement;
   /** The adapter's thread: elements are dropped when it changes. */
   threadId$?: Observable<string> | undefined;
-  /** The element for a `user_defined` item's payload, or nothing for a payload of another renderer's. */
-  create(document: Document, payload: unknown): RenderedCard | undefined;
+  /** The element for a `user_defined` item's payload, by the payload's `kind`; payloads of other kinds are other renderers'. */
+  kinds: Record<string, (document: Document, payload: never) => RenderedCard>;
 }
 
 /**
  * Draws `user_defined` items in Carbon AI Chat's web component: for each
- * `userDefinedResponse` whose payload `create` takes, appends its element,
+ * `userDefinedResponse` whose payload is of a kind in `kinds`, appends its element,
  * slotted where Carbon asks, to `host`. Elements are dropped when the
  * conversation restarts or the adapter leaves its thread (Carbon asks again
  * for those of a thread switched back to). Returns a function that removes
  * everything.
  */
-export function renderSlotted({ instance, host, threadId$, create }: SlottedOptions): () => void {
+export function renderSlotted({ instance, host, threadId$, kinds }: SlottedOptions): () => void {
   const drawn = new Map<string, RenderedCard>();
   const onUserDefined = (event: CarbonBusEvent) => {
     const slot = event.data?.slot;
-    if (!slot || drawn.has(slot)) return;
-    const rendered = create(host.ownerDocument, event.data?.message?.user_defined);
-    if (!rendered) return;
+    const payload = event.data?.message?.user_defined as { kind?: unknown } | undefined;
+    const create = typeof payload?.kind === "string" && Object.hasOwn(kinds, payload.kind) ? kinds[payload.kind] : undefined;
+    if (!slot || drawn.has(slot) || !create) return;
+    const rendered = create(host.ownerDocument, payload as never);
     rendered.element.slot = slot;
     host.appendChild(rendered.element);
     drawn.set(slot, rendered);

@@ -22,6 +22,9 @@ type TranscriptLine = { from: "user"; text: string } | { from: "assistant"; mess
  * throws where Carbon's reducer would (an item's first partial chunk without
  * `response_type`), and reports responses Carbon would still be waiting on.
  *
+ * It removes and adds whole messages as Carbon's `removeMessages` and
+ * `addMessage` do (an answer's versions switched).
+ *
  * It has Carbon's event bus (`on` / `off`), so `pressStop()` and `restart()`
  * reach what follows it as Carbon's stop button and restart do: a restart
  * clears the chat, and chunks of a response begun before it are dropped.
@@ -43,6 +46,16 @@ export class CarbonRecorder implements CarbonChatInstance {
     addMessageChunk: async (chunk: CarbonStreamChunk): Promise<void> => {
       this.chunks.push(chunk);
       this.apply(chunk);
+    },
+    /** Removes these messages from the chat, as Carbon's `removeMessages` does. */
+    removeMessages: async (messageIds: string[]): Promise<void> => {
+      const removed = new Set(messageIds);
+      this.lines = this.lines.filter((line) => line.from === "user" || !removed.has(line.message.responseId));
+      for (const id of messageIds) this.byResponse.delete(id);
+    },
+    /** Adds a whole response at the end of the chat, as Carbon's `addMessage` does. */
+    addMessage: async (message: { id: string; output: { generic: CarbonItem[] }; message_options?: CarbonMessageOptions }): Promise<void> => {
+      this.apply({ final_response: message } as CarbonStreamChunk);
     },
   };
 
@@ -146,6 +159,8 @@ function renderItem(item: CarbonItem): string {
   const card = item.user_defined as { kind?: string; message?: string; reason?: string; question?: string; subagent?: string } | undefined;
   if (card?.kind === "interrupt") return `[decision card${card.subagent === undefined ? "" : ` from ${card.subagent}`}: ${card.message ?? card.reason}]`;
   if (card?.kind === "clarification") return `[clarification: ${card.question ?? "more details needed"}]`;
+  // The versions bar has no words of its own: it is the chat's, not the answer's.
+  if (card?.kind === "versions") return "";
   const body = Array.isArray(item.body) ? (item.body as CarbonItem[]).map(renderItem).join(" ") : "";
   const buttons = Array.isArray(item.footer) ? (item.footer as CarbonItem[]).map((button) => `[${String(button.label)}]`).join(" ") : "";
   return `[${item.response_type}${body ? `: ${body}` : ""}${buttons ? ` ${buttons}` : ""}]`;

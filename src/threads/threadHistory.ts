@@ -89,7 +89,7 @@ function replayRuns(thread: ServerThreadOfRuns, options: ThreadReplayOptions): R
           coalesce: false,
           responseId: `${typeof runId === "string" ? runId : `${threadId}-${log.toEntries().length}`}-answer`,
           ...(requestId !== undefined && { requestId }),
-          record: (chunk) => log.addChunk(chunk, options.time, requestId),
+          record: (chunk) => log.addChunk(chunk, options.time, requestId, typeof runId === "string" ? runId : undefined),
         }),
       )
       .subscribe({ error: () => undefined });

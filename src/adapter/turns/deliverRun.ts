@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
+import { EventType, type BaseEvent, type RunAgentInput, type RunStartedEvent } from "@ag-ui/core";
 import {
   catchError,
   concat,
@@ -197,7 +197,7 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
           takeUntil(turn.ended$),
           take(1),
           mergeMap(({ first, events: run }) =>
-            concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, requestId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
+            concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, requestId, runIdOf(first) ?? input.runId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
           ),
           tap({ error: (error: unknown) => (broken = error instanceof AgUiProtocolError) }),
           finalize(() => {
@@ -216,6 +216,9 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
 }
 
 const isRunFinished = (instruction: CarbonInstruction) => instruction.kind === "run.finished";
+
+/** The run id a run's first event (its RUN_STARTED) names. */
+const runIdOf = (first: BaseEvent | undefined): string | undefined => (first?.type === EventType.RUN_STARTED ? (first as RunStartedEvent).runId : undefined);
 
 /** Puts `prelude` right after the first RUN_STARTED. */
 function withPrelude(prelude: Prelude): OperatorFunction<BaseEvent, BaseEvent> {

@@ -2,6 +2,7 @@ import type { OperatorFunction } from "rxjs";
 import {
   JOINED_TEXT_TYPES,
   MessageErrorState,
+  type CarbonItem,
   type CarbonItemDelta,
   type CarbonItemStreamingMetadata,
   type CarbonMessageOptions,
@@ -26,6 +27,12 @@ export interface ToStreamChunksOptions {
    * `false`) shows none. Default: `describeError`.
    */
   describeError?: ((error: unknown) => string | undefined) | false;
+  /**
+   * What each final response shows, given its id and its items: the
+   * adapter's feedback options and versions bar. Default: the items as they
+   * are. A response with no item is not given to it.
+   */
+  finishAnswer?: (responseId: string, items: CarbonItem[]) => CarbonItem[];
 }
 
 /** The Carbon id of the inline error that says why a turn failed. */
@@ -152,7 +159,7 @@ export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToSt
       const response: CarbonMessageResponse = {
         id: responseId,
         ...(requestId !== undefined && { request_id: requestId }),
-        output: { generic },
+        output: { generic: options.finishAnswer && generic.length > 0 ? options.finishAnswer(responseId, generic) : generic },
         ...(how === "failed" && !reason && generic.length > 0 && { history: { error_state: MessageErrorState.FAILED_WHILE_STREAMING } }),
         ...(messageOptions && { message_options: messageOptions }),
       };
