@@ -275,7 +275,8 @@ export type ThreadServerProblem = "unreachable" | "not-found" | "forbidden" | "u
 export class AgUiThreadServerError extends CarbonAgUiError {
   override readonly name = "AgUiThreadServerError";
   constructor(
-    readonly operation: "load" | "list" | "remove" | "rejoin",
+    /** `branch`: fork the thread for a regenerate, or move it to another version's branch. */
+    readonly operation: "load" | "list" | "remove" | "rejoin" | "branch",
     readonly threadId: string | undefined,
     readonly problem: ThreadServerProblem,
     /** The HTTP status, when the server answered with one. */

@@ -38,7 +38,13 @@ interface ActiveRun {
  * - GET `/agent/threads/<id>/running`: the running run's events from its
  *   start, as server-sent events (204 when none is going);
  * - POST `/agent/threads/<id>/stop`: stops the running run;
- * - DELETE `/agent/threads/<id>`: deletes the thread.
+ * - DELETE `/agent/threads/<id>`: deletes the thread;
+ * - where the agent keeps branches (LangGraph's checkpoints), for an
+ *   answer's versions: POST `/agent/threads/<id>/fork` with `{ requestId }`
+ *   forks the thread before that question's answer and answers
+ *   `{ branch }`, the branch it was on; GET `/agent/threads/<id>/head`
+ *   answers `{ branch }`; POST `/agent/threads/<id>/move` with
+ *   `{ branch }` moves the thread there.
  *
  * Errors are HTTP statuses with `{ problem, message }`: 404 for a thread the
  * agent's server does not hold, 401/403 passed on, 502 when the agent's
@@ -115,7 +121,7 @@ export function serveAgent(agent: AgUiAgent, port = 0): Promise<RunningServer> {
 
   async function threadRoute(threads: AgentThreads, request: IncomingMessage, response: ServerResponse, path: string) {
     if (path === "/agent/threads" && request.method === "GET") return answer(response, 200, (await threads.list?.()) ?? []);
-    const match = /^\/agent\/threads\/([^/]+)(\/running|\/stop)?$/.exec(path);
+    const match = /^\/agent\/threads\/([^/]+)(\/running|\/stop|\/fork|\/head|\/move)?$/.exec(path);
     if (!match) return answer(response, 404, { problem: "not-found", message: `No route ${request.method} ${path}` });
     const threadId = decodeURIComponent(match[1]!);
     const sub = match[2];
@@ -128,7 +134,18 @@ export function serveAgent(agent: AgUiAgent, port = 0): Promise<RunningServer> {
       if (!stopActive(threadId)) await (await threads.load(threadId))?.stopRunning?.();
       return answer(response, 204);
     }
-    if (request.method !== "GET") return answer(response, 405, { problem: "failed", message: `${request.method} ${path}` });
+    const { branches } = threads;
+    if (branches && sub === "/fork" && request.method === "POST") {
+      const { requestId } = JSON.parse((await bodyOf(request)) || "{}") as { requestId?: string };
+      return answer(response, 200, { branch: await branches.forkBefore(threadId, String(requestId)) });
+    }
+    if (branches && sub === "/move" && request.method === "POST") {
+      const { branch } = JSON.parse((await bodyOf(request)) || "{}") as { branch?: string };
+      await branches.moveTo(threadId, String(branch));
+      return answer(response, 204);
+    }
+    if (branches && sub === "/head" && request.method === "GET") return answer(response, 200, { branch: await branches.head(threadId) });
+    if (request.method !== "GET" || sub === "/fork" || sub === "/move" || sub === "/head") return answer(response, 405, { problem: "failed", message: `${request.method} ${path}` });
     const thread = await threads.load(threadId);
     if (!thread) return answer(response, 404, { problem: "not-found", message: `No thread '${threadId}' on the agent's server` });
     if (sub === undefined) {

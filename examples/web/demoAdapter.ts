@@ -22,6 +22,7 @@ const SERVER_TROUBLE: Record<AgUiThreadServerError["operation"], string> = {
   list: "The conversations could not be listed from the agent's server",
   remove: "The conversation could not be deleted on the agent's server",
   rejoin: "The answer still going on the agent's server could not be followed",
+  branch: "The answer's versions could not be changed on the agent's server",
 };
 const WHY: Record<ThreadServerProblem, string> = {
   unreachable: "it did not answer",

@@ -13,7 +13,10 @@ import { defer, finalize, from, Observable, tap } from "rxjs";
  *   thread with `running: true` gets `running`, the run's events from its
  *   start read from GET `<url>/threads/<id>/running` with the library's
  *   `createSseRunner`, and `stopRunning`, POST `<url>/threads/<id>/stop`;
- * - `list`: GET `<url>/threads`; `remove`: DELETE `<url>/threads/<id>`.
+ * - `list`: GET `<url>/threads`; `remove`: DELETE `<url>/threads/<id>`;
+ * - `branches` (an answer's versions on the server): POST
+ *   `<url>/threads/<id>/fork`, GET `<url>/threads/<id>/head`, POST
+ *   `<url>/threads/<id>/move` (see examples/frameworks/serveAgent.ts).
  *
  * Failures reject as `AgUiThreadServerError`: 401/403 `forbidden`, 404
  * `not-found` (list, remove), 502/503/504 and no answer at all
@@ -104,7 +107,26 @@ export function httpThreads(options: { url: string; fetch?: typeof fetch }): Age
       const response = await request("remove", threadId, threadUrl(threadId), { method: "DELETE" });
       await response.body?.cancel().catch(() => undefined);
     },
+    branches: {
+      async forkBefore(threadId, requestId) {
+        const response = await request("branch", threadId, `${threadUrl(threadId)}/fork`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ requestId }) });
+        return branchOf(threadId, await json<{ branch?: unknown }>("branch", threadId, response));
+      },
+      async head(threadId) {
+        return branchOf(threadId, await json<{ branch?: unknown }>("branch", threadId, await request("branch", threadId, `${threadUrl(threadId)}/head`)));
+      },
+      async moveTo(threadId, branch) {
+        const response = await request("branch", threadId, `${threadUrl(threadId)}/move`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ branch }) });
+        await response.body?.cancel().catch(() => undefined);
+      },
+    },
   };
+}
+
+/** The branch a fork or head answer names. */
+function branchOf(threadId: string, answer: { branch?: unknown }): string {
+  if (typeof answer.branch !== "string") throw new AgUiThreadServerError("branch", threadId, "unreadable");
+  return answer.branch;
 }
 
 /**

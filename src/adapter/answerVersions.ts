@@ -7,6 +7,7 @@ import { putBack, responseIdsOf, setAside, withChosen, withNewVersion, type Answ
 import { historyItemsOf, type RestoreOptions } from "../persistence/restore";
 import type { TranscriptEntry } from "../persistence/transcript";
 import type { TranscriptLog } from "../persistence/transcriptLog";
+import type { ThreadBranches, ThreadCallOptions } from "../threads/agentThreads";
 
 /** The versions bar of the latest answer, as the renderers draw it. */
 export interface AnswerVersionsState {
@@ -47,6 +48,9 @@ export class AnswerVersionsOf {
       logOf(conversation: Conversation): TranscriptLog;
       save(conversation: Conversation): void;
       restoreOptions: RestoreOptions;
+      /** The agent's server's branches of a thread, where it keeps them: it is moved first, and a refusal there changes nothing here. */
+      branches: ThreadBranches | undefined;
+      callOptions: ThreadCallOptions;
     },
   ) {}
 
@@ -89,8 +93,10 @@ export class AnswerVersionsOf {
     const log = this.deps.logOf(conversation);
     const requestId = log.lastRequestId()!;
     const parentRunId = runBefore(log.toEntries(), requestId);
+    const { branches, callOptions } = this.deps;
+    const branch = await branches?.forkBefore(conversation.threadId, requestId, callOptions);
     const before = log.versions;
-    const replaced = setAside(conversation, log, requestId);
+    const replaced = { ...setAside(conversation, log, requestId), ...(branch !== undefined && { branch }) };
     log.versions = withNewVersion(before, requestId, replaced);
     await instance.messaging.removeMessages(responseIdsOf(replaced.transcript));
     return { requestId, replaced, before, ...(parentRunId !== undefined && { parentRunId }) };
@@ -101,6 +107,7 @@ export class AnswerVersionsOf {
     const log = this.deps.logOf(conversation);
     const entries = log.toEntries();
     if (entries[entries.length - 1]?.kind !== "response") {
+      if (aside.replaced.branch !== undefined) await this.deps.branches?.moveTo(conversation.threadId, aside.replaced.branch, this.deps.callOptions);
       setAside(conversation, log, aside.requestId);
       putBack(conversation, log, aside.replaced);
       log.versions = aside.before;
@@ -117,7 +124,14 @@ export class AnswerVersionsOf {
     if (!versions || !Number.isInteger(index) || index < 0 || index >= versions.answers.length) throw new AgUiRegenerateError(`There is no version ${index + 1} of the latest answer`);
     if (index === versions.chosen) return;
     if (conversation.pendingInterrupts.length > 0) throw new AgUiRegenerateError("A card waits for an answer: answer it before switching versions");
-    const replaced = setAside(conversation, log, versions.requestId);
+    const { branches, callOptions } = this.deps;
+    const target = versions.answers[index]?.branch;
+    let head: string | undefined;
+    if (branches && target !== undefined) {
+      head = await branches.head(conversation.threadId, callOptions);
+      await branches.moveTo(conversation.threadId, target, callOptions);
+    }
+    const replaced = { ...setAside(conversation, log, versions.requestId), ...(head !== undefined && { branch: head }) };
     const { versions: next, shown } = withChosen(versions, index, replaced);
     putBack(conversation, log, shown);
     log.versions = next;

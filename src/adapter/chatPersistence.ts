@@ -81,7 +81,13 @@ export class ChatPersistence implements TurnRecord {
     this.shownTurns = persistence.shownTurns ?? 5;
     const onSavedElsewhere = (threadId: string) => threadId === host.current().threadId && options.onWarning(new AgUiThreadSavedElsewhereError(threadId));
     this.threads = new ThreadStore(persistence, (error) => options.onError(error), options.scheduler, onSavedElsewhere);
-    this.versions = new AnswerVersionsOf({ logOf: (conversation) => this.threads.logOf(conversation), save: (conversation) => void this.threads.save(conversation), restoreOptions: options.restoreOptions });
+    this.versions = new AnswerVersionsOf({
+      logOf: (conversation) => this.threads.logOf(conversation),
+      save: (conversation) => void this.threads.save(conversation),
+      restoreOptions: options.restoreOptions,
+      branches: server?.branches,
+      callOptions: this.callOptions(),
+    });
     // A reload, a closed tab: what streams stops (the snapshot holds it stopped, its tool calls closed) and is saved,
     // as is a save not yet written; a page with nothing new writes nothing (another tab's may be newer). Where the agent
     // keeps threads its run goes on, for the next page to rejoin; the snapshot holds the answer so far, shown stopped

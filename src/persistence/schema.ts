@@ -47,7 +47,7 @@ function snapshotSchema(maxEntries: number) {
   const decided = z.object({ kind: z.literal("decision"), interruptId: z.string(), answer: z.enum(["approve", "edit", "reject", "answer", "cancelled"]), time });
   const entries = z.array(z.discriminatedUnion("kind", [request, response, decided])).max(maxEntries);
   const activities = z.array(z.object({ messageId: z.string(), activityType: z.string(), content: looseRecord, requestId: z.string().optional() })).max(maxEntries);
-  const keptAnswer = z.object({ messages: z.array(MessageSchema).max(maxEntries), activities, transcript: entries });
+  const keptAnswer = z.object({ messages: z.array(MessageSchema).max(maxEntries), activities, transcript: entries, branch: z.string().optional() });
   const versions = z
     .object({ requestId: z.string(), chosen: z.number().int().nonnegative(), answers: z.array(keptAnswer.nullable()).min(1).max(maxEntries) })
     .refine(({ chosen, answers }) => chosen < answers.length && answers[chosen] === null && answers.filter((answer) => answer === null).length === 1, "the chosen version must be the one answer not kept aside");

@@ -105,6 +105,8 @@ export class ResponseDraft {
 /** An answer set aside for another version of it: its messages and activities, and what the chat showed of it. */
 export interface KeptAnswer extends AnswerMessages {
   transcript: TranscriptEntry[];
+  /** Where the agent's server keeps it (`ThreadBranches`: a LangGraph checkpoint), when it keeps branches. */
+  branch?: string;
 }
 
 /**

@@ -65,4 +65,27 @@ export interface AgentThreads {
   list?(options?: ThreadCallOptions): Promise<ThreadSummary[]>;
   /** Deletes the thread on the server. */
   remove?(threadId: string, options?: ThreadCallOptions): Promise<void>;
+  /** Where the server keeps branches of a thread (LangGraph's checkpoints): absent, the history the adapter sends is the truth. */
+  branches?: ThreadBranches;
+}
+
+/**
+ * A thread's branches on the agent's server, for an answer's versions: a
+ * regenerate forks the thread before the answer, and switching versions
+ * moves the thread to the chosen one's branch, so the server holds what
+ * the chat shows and another device opens it. A branch is named by an
+ * opaque string the server gave (LangGraph: a checkpoint id).
+ */
+export interface ThreadBranches {
+  /**
+   * Moves the thread back to where it holds the person's message
+   * `requestId` and no answer to it yet, on a new branch: the next run
+   * answers it anew. Resolves with the branch the thread was on, to come
+   * back to.
+   */
+  forkBefore(threadId: string, requestId: string, options?: ThreadCallOptions): Promise<string>;
+  /** The branch the thread is on now. */
+  head(threadId: string, options?: ThreadCallOptions): Promise<string>;
+  /** Moves the thread to `branch` (one `forkBefore` or `head` gave). */
+  moveTo(threadId: string, branch: string, options?: ThreadCallOptions): Promise<void>;
 }

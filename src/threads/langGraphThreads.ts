@@ -7,6 +7,7 @@ import type { AgentThreads, ThreadCallOptions } from "./agentThreads";
 import type { LangGraphAgentLike, LangGraphClientLike, LangGraphRun, LangGraphThread, RunnableLangGraphAgent } from "./langGraph/client";
 import { readThreadState } from "./langGraph/messages";
 import { askedIn, runStream } from "./langGraph/rejoin";
+import { langGraphBranches } from "./langGraph/branches";
 import { statusOf, threadServerError } from "./threadServerError";
 
 export { isLangGraphAgent, type LangGraphAgentLike } from "./langGraph/client";
@@ -20,10 +21,12 @@ export interface LangGraphThreadsOptions {
   maxThreads?: number;
   /** How often a run that kept no stream (not created resumable) is asked whether it has ended. Default 1,000 ms. */
   pollMs?: number;
+  /** How many checkpoints a regenerate walks back from the thread's head to find where the answer began. Default 200. */
+  branchSteps?: number;
 }
 
 /** The defaults of `LangGraphThreadsOptions`, decided here once. */
-export const LANGGRAPH_THREADS_DEFAULTS = { runsLookedAt: 100, maxThreads: 1_000, pollMs: 1_000 } as const;
+export const LANGGRAPH_THREADS_DEFAULTS = { runsLookedAt: 100, maxThreads: 1_000, pollMs: 1_000, branchSteps: 200 } as const;
 
 /** How many threads one `threads.search` asks for (the in-memory server takes 1 to 1,000). */
 const SEARCH_PAGE = 100;
@@ -35,13 +38,15 @@ const SEARCH_PAGE = 100;
  * it at the end of a run (the MESSAGES_SNAPSHOT's messages and ids, the
  * RUN_FINISHED interrupt outcome's interrupts), and gives the run still
  * going on it, if any (see `runStream`); `list` pages through
- * `threads.search`; `remove` deletes.
+ * `threads.search`; `remove` deletes; `branches` forks the thread for a
+ * regenerate and moves it between versions (`langGraphBranches`).
  */
 export function langGraphThreads(langGraphAgent: LangGraphAgentLike, options: LangGraphThreadsOptions = {}): AgentThreads {
   const agent = langGraphAgent as unknown as RunnableLangGraphAgent;
   const { client } = agent;
   const graphId = typeof agent.graphId === "string" ? agent.graphId : undefined;
-  const { runsLookedAt, maxThreads, pollMs } = { ...LANGGRAPH_THREADS_DEFAULTS, ...options };
+  const { runsLookedAt, maxThreads, pollMs, branchSteps } = { ...LANGGRAPH_THREADS_DEFAULTS, ...options };
+  const branches = langGraphBranches(client, branchSteps);
 
   return {
     async load(threadId, { scheduler = asyncScheduler, onWarning }: ThreadCallOptions = {}) {
@@ -109,6 +114,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike, options: La
         throw threadServerError("remove", threadId, error);
       }
     },
+    ...(branches && { branches }),
   };
 }
 

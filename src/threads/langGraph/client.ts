@@ -35,7 +35,8 @@ export interface LangGraphThread {
 
 export interface LangGraphClientLike {
   threads: {
-    getState(threadId: string): Promise<unknown>;
+    getState(threadId: string, checkpointId?: string): Promise<unknown>;
+    updateState?(threadId: string, options: { values: unknown; checkpointId?: string; asNode?: string }): Promise<unknown>;
     search?(query: { metadata?: Record<string, unknown>; limit?: number; offset?: number; sortBy?: string; sortOrder?: string }): Promise<LangGraphThread[]>;
     delete?(threadId: string): Promise<unknown>;
     create?(...args: never[]): Promise<unknown>;
