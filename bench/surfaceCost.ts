@@ -4,7 +4,8 @@
  * form from the agent behind the real A2UI middleware ("Book a room": building, painted, painted with its data), or the
  * scripted demo agent's decision card ("Please delete my old files"). Measured from Enter until the item is drawn
  * (its button in the page) and the page has settled: the main thread's task time (Chrome's `TaskDuration`), the
- * longest task, and the `addMessageChunk` calls.
+ * longest task, and the `addMessageChunk` calls. Each agent's plain answer is measured the same way: the item's own
+ * cost is the difference.
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { serveFramework } from "../examples/frameworks/serve";
@@ -22,12 +23,15 @@ export interface ItemCostRun {
 interface ItemTurn {
   warmUp: { ask: string; reply: string };
   ask: string;
-  /** What is in the page once the item is drawn: its button. */
+  /** What is in the page once the turn is shown: the item's button, or the text of a turn with no item. */
   drawn: (page: Page) => Locator;
 }
 
 const SURFACE: ItemTurn = { warmUp: { ask: "Hello", reply: "Ask me to book a room" }, ask: "Book a room", drawn: (page) => page.locator(".cagr-a2ui").getByRole("button", { name: "Book", exact: true }) };
 const CARD: ItemTurn = { warmUp: { ask: "Hi there", reply: "through carbon-agui-rx" }, ask: "Please delete my old files", drawn: (page) => page.locator(".cagr-decision-card").getByRole("button", { name: "Approve", exact: true }) };
+/** The same agents' plain answers: what a turn costs without the item. */
+const SURFACE_AGENT_TEXT: ItemTurn = { ...SURFACE, ask: "Hello again", drawn: (page) => page.locator('[data-testid^="message-by-index"]').getByText("Ask me to book a room").nth(1) };
+const CARD_AGENT_TEXT: ItemTurn = { ...CARD, ask: "Hi there again", drawn: (page) => page.locator('[data-testid^="message-by-index"]').getByText("through carbon-agui-rx").nth(1) };
 
 async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promise<ItemCostRun> {
   const page = await browser.newPage(PAGE_OPTIONS);
@@ -52,19 +56,20 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
   }
 }
 
-/** `runs` turns of each, interleaved: the surface's (behind the real middleware) and the card's (the scripted demo agent). */
-export async function measureItemCosts(browser: Browser, runs: number): Promise<{ surface: ItemCostRun[]; card: ItemCostRun[] }> {
+/** `runs` turns of each, interleaved: the surface's (behind the real middleware) and the card's (the scripted demo agent), and each agent's plain answer. */
+export async function measureItemCosts(browser: Browser, runs: number): Promise<Record<"surface" | "surfaceAgentText" | "card" | "cardAgentText", ItemCostRun[]>> {
   const agent = await serveFramework("a2ui");
   const a2uiDemo = await startWebDemo(agent.url);
   const scriptedDemo = await startWebDemo();
-  const surface: ItemCostRun[] = [];
-  const card: ItemCostRun[] = [];
+  const measured = { surface: [] as ItemCostRun[], surfaceAgentText: [] as ItemCostRun[], card: [] as ItemCostRun[], cardAgentText: [] as ItemCostRun[] };
   try {
     for (let run = 0; run < runs; run++) {
-      surface.push(await measureTurn(browser, a2uiDemo.url, SURFACE));
-      card.push(await measureTurn(browser, scriptedDemo.url, CARD));
+      measured.surface.push(await measureTurn(browser, a2uiDemo.url, SURFACE));
+      measured.surfaceAgentText.push(await measureTurn(browser, a2uiDemo.url, SURFACE_AGENT_TEXT));
+      measured.card.push(await measureTurn(browser, scriptedDemo.url, CARD));
+      measured.cardAgentText.push(await measureTurn(browser, scriptedDemo.url, CARD_AGENT_TEXT));
     }
-    return { surface, card };
+    return measured;
   } finally {
     await scriptedDemo.close();
     await a2uiDemo.close();

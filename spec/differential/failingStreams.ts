@@ -167,7 +167,8 @@ export function inRun(events: readonly BaseEvent[], index: number): boolean {
 export function openTextAt(events: readonly BaseEvent[], index: number): string[] {
   const text = new Map<string, string>();
   for (const event of events.slice(0, index) as (BaseEvent & { messageId?: string; delta?: string })[]) {
-    if (event.type === EventType.TEXT_MESSAGE_START) text.set(event.messageId!, "");
+    // A subagent's words are its step's, never an answer item: cutting them marks no item stopped.
+    if (event.type === EventType.TEXT_MESSAGE_START && (event as { subagentRunId?: string }).subagentRunId === undefined) text.set(event.messageId!, "");
     else if (event.type === EventType.TEXT_MESSAGE_CONTENT && text.has(event.messageId!)) text.set(event.messageId!, text.get(event.messageId!)! + event.delta);
     else if (event.type === EventType.TEXT_MESSAGE_END || event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
       if (event.type === EventType.TEXT_MESSAGE_END) text.delete(event.messageId!);
