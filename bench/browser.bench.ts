@@ -358,20 +358,17 @@ async function itemCosts() {
   const browser = await launchChromium();
   try {
     const costs = await measureItemCosts(browser, RUNS);
-    console.log(`\nAn A2UI surface against a decision card: Enter → the turn shown and settled (1 s); ${RUNS} runs each, interleaved; median (each run).\n`);
+    console.log(`\nAn A2UI surface against a decision card: Enter → the item drawn and settled (1 s); ${RUNS} runs each, interleaved; median (each run).\n`);
     console.log("| turn | main-thread task time (ms) | longest task (ms) | addMessageChunk calls |");
     console.log("|---|---|---|---|");
     const turns = [
-      ["A2UI booking form (real middleware: building, painted, data)", costs.surface],
-      ["the same agent's plain answer", costs.surfaceAgentText],
-      ["decision card (scripted agent)", costs.card],
-      ["the same agent's plain answer", costs.cardAgentText],
+      ["scripted: a step and the booking form (building, painted, data)", costs.form],
+      ["scripted: a step and a decision card", costs.card],
+      ["the form from the real middleware (text, streamed arguments, progress)", costs.middlewareForm],
     ] as const;
     for (const [name, measured] of turns) {
       console.log(`| ${name} | ${spread(measured.map((one) => one.busyMs))} | ${spread(measured.map((one) => one.longestTask), ms)} | ${spread(measured.map((one) => one.chunks))} |`);
     }
-    const extra = (item: typeof costs.card, plain: typeof costs.card) => Math.round(median(item.map((one) => one.busyMs)) - median(plain.map((one) => one.busyMs)));
-    console.log(`\nThe item's own cost (its turn minus the plain answer, medians): surface ${extra(costs.surface, costs.surfaceAgentText)} ms, card ${extra(costs.card, costs.cardAgentText)} ms.`);
   } finally {
     await browser.close();
   }

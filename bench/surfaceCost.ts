@@ -1,11 +1,11 @@
 /**
  * What an A2UI surface costs the chat, against a decision card (`npm run bench:browser -- --only=surface`): the demo
- * page in Chromium, a fresh page per run, warmed by a first answer. Then one turn that ends in the item: the booking
- * form from the agent behind the real A2UI middleware ("Book a room": building, painted, painted with its data), or the
- * scripted demo agent's decision card ("Please delete my old files"). Measured from Enter until the item is drawn
- * (its button in the page) and the page has settled: the main thread's task time (Chrome's `TaskDuration`), the
- * longest task, and the `addMessageChunk` calls. Each agent's plain answer is measured the same way: the item's own
- * cost is the difference.
+ * page in Chromium, a fresh page per run, warmed by a first answer. Then one turn of the scripted demo agent of the
+ * same shape, a tool call's step and its item: the booking form ("Show me a booking form": building, painted, painted
+ * with its data, as the A2UI middleware sends them) or a decision card ("Please delete my old files"); and, for the
+ * record, the same form from the booking agent behind the real middleware. Measured from Enter until the item is
+ * drawn (its button in the page) and the page has settled: the main thread's task time (Chrome's `TaskDuration`), the
+ * longest task, and the `addMessageChunk` calls.
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { serveFramework } from "../examples/frameworks/serve";
@@ -27,11 +27,14 @@ interface ItemTurn {
   drawn: (page: Page) => Locator;
 }
 
-const SURFACE: ItemTurn = { warmUp: { ask: "Hello", reply: "Ask me to book a room" }, ask: "Book a room", drawn: (page) => page.locator(".cagr-a2ui").getByRole("button", { name: "Book", exact: true }) };
-const CARD: ItemTurn = { warmUp: { ask: "Hi there", reply: "through carbon-agui-rx" }, ask: "Please delete my old files", drawn: (page) => page.locator(".cagr-decision-card").getByRole("button", { name: "Approve", exact: true }) };
-/** The same agents' plain answers: what a turn costs without the item. */
-const SURFACE_AGENT_TEXT: ItemTurn = { ...SURFACE, ask: "Hello again", drawn: (page) => page.locator('[data-testid^="message-by-index"]').getByText("Ask me to book a room").nth(1) };
-const CARD_AGENT_TEXT: ItemTurn = { ...CARD, ask: "Hi there again", drawn: (page) => page.locator('[data-testid^="message-by-index"]').getByText("through carbon-agui-rx").nth(1) };
+const formButton = (page: Page) => page.locator(".cagr-a2ui").getByRole("button", { name: "Book", exact: true });
+const cardButton = (page: Page) => page.locator(".cagr-decision-card").getByRole("button", { name: "Approve", exact: true });
+const SCRIPTED_WARM_UP = { ask: "Hi there", reply: "through carbon-agui-rx" };
+/** The scripted agent's two turns of the same shape: a tool call's step and the item it brings, no text. */
+const FORM: ItemTurn = { warmUp: SCRIPTED_WARM_UP, ask: "Show me a booking form", drawn: formButton };
+const CARD: ItemTurn = { warmUp: SCRIPTED_WARM_UP, ask: "Please delete my old files", drawn: cardButton };
+/** The same form from the booking agent behind the real middleware: its text, its arguments streamed, its progress. */
+const MIDDLEWARE_FORM: ItemTurn = { warmUp: { ask: "Hello", reply: "Ask me to book a room" }, ask: "Book a room", drawn: formButton };
 
 async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promise<ItemCostRun> {
   const page = await browser.newPage(PAGE_OPTIONS);
@@ -56,18 +59,17 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
   }
 }
 
-/** `runs` turns of each, interleaved: the surface's (behind the real middleware) and the card's (the scripted demo agent), and each agent's plain answer. */
-export async function measureItemCosts(browser: Browser, runs: number): Promise<Record<"surface" | "surfaceAgentText" | "card" | "cardAgentText", ItemCostRun[]>> {
+/** `runs` turns of each, interleaved: the scripted agent's form and card, and the middleware's form. */
+export async function measureItemCosts(browser: Browser, runs: number): Promise<Record<"form" | "card" | "middlewareForm", ItemCostRun[]>> {
   const agent = await serveFramework("a2ui");
   const a2uiDemo = await startWebDemo(agent.url);
   const scriptedDemo = await startWebDemo();
-  const measured = { surface: [] as ItemCostRun[], surfaceAgentText: [] as ItemCostRun[], card: [] as ItemCostRun[], cardAgentText: [] as ItemCostRun[] };
+  const measured = { form: [] as ItemCostRun[], card: [] as ItemCostRun[], middlewareForm: [] as ItemCostRun[] };
   try {
     for (let run = 0; run < runs; run++) {
-      measured.surface.push(await measureTurn(browser, a2uiDemo.url, SURFACE));
-      measured.surfaceAgentText.push(await measureTurn(browser, a2uiDemo.url, SURFACE_AGENT_TEXT));
+      measured.form.push(await measureTurn(browser, scriptedDemo.url, FORM));
       measured.card.push(await measureTurn(browser, scriptedDemo.url, CARD));
-      measured.cardAgentText.push(await measureTurn(browser, scriptedDemo.url, CARD_AGENT_TEXT));
+      measured.middlewareForm.push(await measureTurn(browser, a2uiDemo.url, MIDDLEWARE_FORM));
     }
     return measured;
   } finally {

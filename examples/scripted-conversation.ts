@@ -2,11 +2,12 @@
  * The demos' agent: answers by keyword with streamed text, a stopped story, a
  * failure, history recall, a weather answer with reasoning, a tool call,
  * shared state and a Carbon card, a long answer in one burst of deltas, and
- * approvals whose continuation streams slowly, a supervisor with subagents; with a tool client, an e-mail sent through a tool server that asks for
- * approval. Each answer follows what was typed (the city, the files, the address, what to book: `askedFor.ts`), and
+ * approvals whose continuation streams slowly, a supervisor with subagents, names to regenerate, an A2UI booking form
+ * (and the answer to its Book); with a tool client, an e-mail sent through a tool server that asks for approval. Each answer follows what was typed (the city, the files, the address, what to book: `askedFor.ts`), and
  * what it has no answer for it says so, with what it can do. Served by the testing kit's agent server.
  */
 import type { RunAgentInput } from "@ag-ui/core";
+import { BOOKING_FORM, confirmation } from "./bookingForm";
 import type { AgentScript, SseResponse } from "carbon-agui-rx/testing";
 import type { ToolClient } from "carbon-agui-rx/tool-client";
 import { addressIn, cityIn, filesIn, FORECAST_CITIES, gistIn, listed } from "./askedFor";
@@ -217,7 +218,37 @@ async function superviseResearch(sse: SseResponse, input: RunAgentInput) {
 }
 
 /** What the agent can answer, for a question it cannot. */
-const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, why there are tides (a supervisor and its subagents), to suggest a name (regenerate for another), for a story or a long answer, to fail, or what you said so far.`;
+const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, why there are tides (a supervisor and its subagents), to suggest a name (regenerate for another), for a booking form, for a story or a long answer, to fail, or what you said so far.`;
+
+/**
+ * The booking form as `@ag-ui/a2ui-middleware` sends it for a `render_a2ui` call (no middleware here: the scripted
+ * agent sends its events itself): the call's step, the surface building, painted, then painted with its data.
+ */
+async function paintBookingForm(sse: SseResponse, input: RunAgentInput) {
+  const { threadId, runId } = input;
+  const send = (event: object) => sse.send(event as never);
+  const toolCallId = `render-${runId}`;
+  const messageId = `a2ui-surface-${toolCallId}`;
+  const surfaceId = BOOKING_FORM.surfaceId;
+  const catalogId = "https://a2ui.org/specification/v0_9/basic_catalog.json";
+  const painted = [
+    { version: "v0.9", createSurface: { surfaceId, catalogId } },
+    { version: "v0.9", updateComponents: { surfaceId, components: BOOKING_FORM.components } },
+  ];
+  const surface = (content: object) => send({ type: "ACTIVITY_SNAPSHOT", messageId, activityType: "a2ui-surface", content, replace: true });
+  send({ type: "RUN_STARTED", threadId, runId });
+  surface({ status: "building" });
+  send({ type: "TOOL_CALL_START", toolCallId, toolCallName: "render_a2ui", parentMessageId: `tools-${runId}` });
+  send({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(BOOKING_FORM) });
+  send({ type: "TOOL_CALL_END", toolCallId });
+  await pause(3);
+  surface({ a2ui_operations: painted });
+  await pause(3);
+  surface({ a2ui_operations: [...painted, { version: "v0.9", updateDataModel: { surfaceId, path: "/", value: BOOKING_FORM.data } }] });
+  send({ type: "TOOL_CALL_RESULT", messageId: `rendered-${runId}`, toolCallId, content: JSON.stringify({ status: "rendered" }) });
+  send({ type: "RUN_FINISHED", threadId, runId });
+  sse.end();
+}
 
 /** The names the agent suggests, one more each time the same question is asked again (regenerate). */
 export const SUGGESTED_NAMES = ["Biscuit", "Pixel", "Marmalade", "Nimbus"];
@@ -243,12 +274,15 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
     const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${deletedPaths(input).map((path) => `\`${path}\``).join(", ")}.`;
     return streamAnswer(sse, input, text);
   }
+  const action = (input.forwardedProps as { a2uiAction?: { userAction?: { name?: string; context?: Record<string, unknown> } } } | undefined)?.a2uiAction?.userAction;
+  if (action?.name === "book_room") return streamAnswer(sse, input, confirmation(action.context ?? {}));
   const last = input.messages.at(-1);
   const typed = typeof last?.content === "string" ? last.content : "";
   const question = typed.toLowerCase();
   const booking = (input.state as { phase?: string; booking?: string } | undefined)?.phase === "needs_detail" ? (input.state as { booking?: string }).booking : undefined;
   if (booking !== undefined) return bookAnswer(sse, input, booking, typed);
   if (question.includes("delete")) return deleteFilesAnswer(sse, input, typed, question.includes("flaky") ? "flaky" : question.includes("slow") ? "slow" : "");
+  if (question.includes("booking form")) return paintBookingForm(sse, input);
   if (question.includes("book")) return askForDate(sse, input, typed);
   if (question.includes("tomorrow")) return weatherAnswer(sse, input, typed, "tomorrow");
   if (question.includes("weather")) return weatherAnswer(sse, input, typed, "today");

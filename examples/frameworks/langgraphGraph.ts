@@ -64,11 +64,11 @@ export function scriptedReply(messages: BaseMessage[]): ScriptedReply {
   if (/delete/i.test(said)) return { text: ["I need your approval first."], toolCalls: [{ id: id(), name: "delete_files", args: { pattern: "*.tmp" } }] };
   if (/inventory/i.test(said)) return { text: ["Let me count."], toolCalls: [{ id: id(), name: "check_inventory", args: {} }] };
   if (/story/i.test(said)) return { text: STORY, pauseMs: 150, ...storyGate() };
-  if (/suggest a name/i.test(said)) return { text: ["How about ", `${nextName([...messages].reverse().find((message) => message.getType() === "human")?.id ?? "")}?`] };
+  if (/suggest a name/i.test(said)) return { text: ["How about ", `${nextName(`${[...messages].reverse().find((message) => message.getType() === "human")?.id ?? ""}/${said}`)}?`] };
   return { text: ["You said: ", said || "(nothing)"] };
 }
 
-/** The names the graph suggests, one more each time the same question is answered again (a regenerate). */
+/** The names the graph suggests, one more each time the same question (its message id and words) is answered again (a regenerate). */
 export const GRAPH_NAMES = ["Biscuit", "Pixel", "Marmalade", "Nimbus"];
 const namesGiven = new Map<string, number>();
 function nextName(questionId: string): string {

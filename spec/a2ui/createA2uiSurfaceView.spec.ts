@@ -126,6 +126,19 @@ describe("createA2uiSurfaceView: the booking form", () => {
     expect(byId("name").querySelector("input")!.value).toBe("Grace");
   });
 
+  it("extends the drawn form in place when a snapshot only adds to the last (the middleware's data): same elements, the person's edits kept", () => {
+    const { view, byId, type, warnings } = setUp();
+    const [create, components] = operations(BOOKING, BOOKING_DATA);
+    view.show({ a2ui_operations: [create, components] });
+    const field = byId("name").querySelector("input")!;
+    type(field, "Grace");
+    view.show({ a2ui_operations: operations(BOOKING, { ...BOOKING_DATA, stay: { ...BOOKING_DATA.stay, arrival: "2025-07-01" } }) });
+    expect(byId("name").querySelector("input")).toBe(field);
+    expect(field.value).toBe("Grace");
+    expect((byId("arrival").querySelector("input") as HTMLInputElement).value).toBe("2025-07-01");
+    expect(warnings).toEqual([]);
+  });
+
   it("takes both ids of the basic catalog, and refuses another", () => {
     for (const catalogId of [MIDDLEWARE_CATALOG, WEB_CORE_CATALOG]) {
       const { view, byId } = setUp();

@@ -28,6 +28,8 @@ function setUp(run: (input: RunAgentInput) => ObservableInput<BaseEvent> = creat
   const drawItems = async () => {
     const answer = instance.chunks.flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response] : [])).at(-1)!;
     for (const [at, item] of answer.output.generic.entries()) if (item.response_type === "user_defined") await instance.fire("userDefinedResponse", { message: item, slot: `slot-${answer.id}-${at}` });
+    // Surfaces repaint at most once a frame (the async scheduler's task here).
+    await new Promise((resolve) => setTimeout(resolve, 0));
   };
   return { window, host, adapter, inputs, warnings, instance, stop, say, drawItems };
 }

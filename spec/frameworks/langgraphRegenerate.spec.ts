@@ -10,6 +10,9 @@ import type { CarbonHistoryItem } from "../../src/persistence/restore";
 import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
 import { GRAPH_NAMES } from "../../examples/frameworks/langgraphGraph";
 import { Chat } from "./partners";
+import { serveAgent } from "../../examples/frameworks/serveAgent";
+import { httpThreads } from "../../examples/web/httpThreads";
+import { createSseRunner } from "../../src/runners/createSseRunner";
 
 let server: LangGraphServer;
 beforeAll(async () => {
@@ -51,5 +54,22 @@ describe("regenerate on a LangGraph thread (the adapter, LangGraph's API server)
     expect(await chat.say("Thanks")).toBeUndefined();
     expect(await onServer(threadId)).toEqual(["human: Please suggest a name for my cat", `ai: How about ${GRAPH_NAMES[0]}?`, "human: Thanks", "ai: You said: Thanks"]);
     expect(errors).toEqual([]);
+  }, 90_000);
+
+  it("does the same through the demo's HTTP thread API (serveAgent's fork, head and move routes, the page's httpThreads)", async () => {
+    const endpoint = await serveAgent(createLangGraphAgent(server.url));
+    try {
+      const errors: CarbonAgUiError[] = [];
+      const chat = new Chat({ run: createSseRunner({ url: endpoint.url }), threads: httpThreads({ url: endpoint.url }), coalesce: false, answerVersions: true, onError: (error) => errors.push(error) });
+      expect(await chat.say("Please suggest a name for my dog")).toBeUndefined();
+      const { threadId } = chat.adapter;
+      await chat.adapter.regenerate(chat.carbon);
+      expect(await onServer(threadId)).toEqual(["human: Please suggest a name for my dog", `ai: How about ${GRAPH_NAMES[1]}?`]);
+      await chat.adapter.switchVersion(0, chat.carbon);
+      expect(await onServer(threadId)).toEqual(["human: Please suggest a name for my dog", `ai: How about ${GRAPH_NAMES[0]}?`]);
+      expect(errors).toEqual([]);
+    } finally {
+      await endpoint.close();
+    }
   }, 90_000);
 });

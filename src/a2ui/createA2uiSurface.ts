@@ -1,4 +1,5 @@
-import { map, type Subscription } from "rxjs";
+import { auditTime, map, type SchedulerLike, type Subscription } from "rxjs";
+import { frameScheduler } from "../internal/frameScheduler";
 import type { CarbonAgUiAdapter } from "../adapter";
 import type { CarbonChatInstance } from "../carbon";
 import { AgUiSurfaceError, asCarbonAgUiError } from "../errors";
@@ -13,13 +14,20 @@ export interface A2uiSurfaceOptions extends Pick<A2uiSurfaceViewOptions, "urlPol
   /** The Carbon instance (from `onBeforeRender`, or React's `renderUserDefinedResponse`): the agent's answer to an action streams into it. */
   instance: CarbonChatInstance;
   adapter: A2uiSurfaceAdapter;
+  /**
+   * Paces the repaints: at most one per task of it, showing the activity as
+   * it is then (snapshots that come within one frame are painted once, the
+   * last of them). Default: animation frames in a browser, else the async
+   * scheduler.
+   */
+  scheduler?: SchedulerLike;
 }
 
 /**
  * One A2UI surface, for the `user_defined` item `a2uiSurfaces()` made
  * (`{ kind: "a2ui", activityId }`): the view (`createA2uiSurfaceView`)
  * follows the adapter's activity, so every later snapshot repaints it, in a
- * finished answer too. A button's action goes to the agent through
+ * finished answer too, at most once a frame. A button's action goes to the agent through
  * `adapter.sendSurfaceAction`; while it is on its way the surface waits, and
  * once a message of the person's has moved the conversation on it says so
  * and takes no more. Warnings go to the adapter's `onWarning`. React hosts
@@ -54,7 +62,10 @@ export function createA2uiSurface(document: Document, data: A2uiSurfaceData, opt
     ...(options.allowObscured !== undefined && { allowObscured: options.allowObscured }),
   });
   const followed: Subscription[] = [
-    adapter.activity$(activityId).subscribe((activity) => activity && view.show(activity.content)),
+    adapter
+      .activity$(activityId)
+      .pipe(auditTime(0, options.scheduler ?? frameScheduler()))
+      .subscribe((activity) => activity && view.show(activity.content)),
     adapter.messages$
       .pipe(map(() => adapter.isSurfaceCurrent(activityId)))
       .subscribe((now) => {

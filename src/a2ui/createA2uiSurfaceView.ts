@@ -10,7 +10,7 @@ import type { PaintContext } from "./paintContext";
 import { isLifecycle, paintedLifecycle, paintLifecycle } from "./paintLifecycle";
 import { notice } from "./paintNotice";
 import { SurfaceEdits } from "./surfaceEdits";
-import { DEFAULT_A2UI_LIMITS, type A2uiLimits } from "./surfaceLimits";
+import { DEFAULT_A2UI_LIMITS, limitRefusal, type A2uiLimits, type A2uiOperation } from "./surfaceLimits";
 import { buildSurface, type ModelledSurface } from "./surfaceModel";
 import { useSurfaceStyles } from "./useSurfaceStyles";
 
@@ -172,7 +172,30 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
     body.replaceChildren();
   };
 
+  /** The operations the drawn model was fed, as JSON: a snapshot that only adds to them extends the model in place. */
+  let fed: string[] = [];
+
+  /**
+   * Extends the drawn model with what `operations` add to those it was fed
+   * (the middleware's next cumulative snapshot: the same operations, then
+   * the data): the form stays as drawn, focus and all, and the person's
+   * edits are written back over the agent's data. False when they do not
+   * only add, or go over a limit: then the snapshot is drawn afresh.
+   */
+  const extended = (operations: unknown): boolean => {
+    if (!modelled || !Array.isArray(operations) || operations.length < fed.length) return false;
+    const json = operations.map((operation) => JSON.stringify(operation));
+    if (fed.some((earlier, at) => earlier !== json[at]) || limitRefusal(operations.filter(isOperation), limits) !== undefined) return false;
+    modelled.extend(operations, fed.length);
+    edits.restore(modelled.surface);
+    fed = json;
+    return true;
+  };
+
   const paintOperations = (operations: unknown) => {
+    if (extended(operations)) return;
+    clear();
+    fed = Array.isArray(operations) ? operations.map((operation) => JSON.stringify(operation)) : [];
     const built = buildSurface(operations, catalog, limits, warn, (surface) => edits.restore(surface));
     switch (built.kind) {
       case "too-large":
@@ -206,10 +229,12 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
       const drawn = isLifecycle(content) ? JSON.stringify(paintedLifecycle(content)) : JSON.stringify(content);
       if (drawn === shown) return;
       shown = drawn;
-      clear();
-      if (isLifecycle(content)) body.replaceChildren(...paintLifecycle(document, content));
-      else if ("a2ui_operations" in content) paintOperations(content.a2ui_operations);
+      if (isLifecycle(content)) {
+        clear();
+        body.replaceChildren(...paintLifecycle(document, content));
+      } else if ("a2ui_operations" in content) paintOperations(content.a2ui_operations);
       else {
+        clear();
         const reason = "The activity holds neither a lifecycle state nor a2ui_operations.";
         warn(reason);
         body.replaceChildren(notice(document, "error", "The form could not be built", [reason]));
@@ -224,3 +249,5 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
     },
   };
 }
+
+const isOperation = (value: unknown): value is A2uiOperation => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -7,6 +7,8 @@ import { oneLine } from "./oneLine";
 export interface ModelledSurface {
   surface: SurfaceModel<ComponentApi>;
   resolver: NodeResolver<ComponentApi>;
+  /** Feeds `operations` from index `from` on (a cumulative snapshot's new tail) into the live model, as the first were fed. */
+  extend(operations: readonly unknown[], from: number): void;
   /** Ends the model: its tree, its subscriptions, its data. */
   dispose(): void;
 }
@@ -23,6 +25,21 @@ export type SurfaceBuild =
 
 /** Model errors the painter reports in its own words. */
 const PAINTER_REPORTED = new Set(["UNKNOWN_COMPONENT_TYPE"]);
+
+/** An error web_core reports on a surface. */
+interface ModelError {
+  code?: string;
+  message?: string;
+  details?: unknown;
+}
+
+/**
+ * A check run before the data it reads has come (the middleware paints the
+ * components, then the data): web_core reports each missing argument as
+ * "Required". The agent did nothing wrong; the check runs again with the data.
+ */
+const beforeItsData = ({ code, details }: ModelError): boolean =>
+  code === "EXPRESSION_ERROR" && Array.isArray(details) && details.length > 0 && details.every((issue) => typeof issue === "object" && issue !== null && (issue as { message?: unknown }).message === "Required");
 
 /**
  * A fresh `@a2ui/web_core` model of the operations (`a2ui_operations`), for
@@ -53,9 +70,44 @@ export function buildSurface(
   if (isRecord(unknownCatalog)) return { kind: "failed", reason: `The surface asks for the catalog ${oneLine(String(unknownCatalog.catalogId))}, which this chat does not have.` };
 
   const processor = new MessageProcessor<ComponentApi>([catalog]);
+  const extend = (all: readonly unknown[], from: number) => feedOperations(processor, all.slice(from), from, warn);
+  extend(operations, 0);
+
+  const surface = [...processor.model.surfacesMap.values()][0];
+  if (!surface?.componentsModel.get("root")) {
+    processor.model.dispose();
+    return { kind: "empty" };
+  }
+  prepare(surface);
+  const errors = surface.onError.subscribe((error: ModelError) => {
+    if (!PAINTER_REPORTED.has(String(error.code)) && !beforeItsData(error)) warn(oneLine(error.message ?? String(error.code)));
+  });
+  const resolver = new NodeResolver(surface, surface.catalog);
+  return {
+    kind: "ready",
+    modelled: {
+      surface,
+      resolver,
+      extend,
+      dispose() {
+        resolver.dispose();
+        errors.unsubscribe();
+        processor.model.dispose();
+      },
+    },
+  };
+}
+
+/**
+ * Feeds `operations` (those from `offset` on of a snapshot) to `processor`,
+ * copied (web_core changes what it is fed), one at a time: a repeated `createSurface` is skipped, the catalog id
+ * made web_core's, a failing operation skipped with a warning (an
+ * `updateComponents` refused as a whole fed again component by component).
+ */
+function feedOperations(processor: MessageProcessor<ComponentApi>, operations: readonly unknown[], offset: number, warn: (message: string) => void): void {
   const feed = (message: unknown) => processor.processMessages([message as A2uiMessage]);
   (structuredClone(operations) as unknown[]).forEach((operation, index) => {
-    const where = `Operation ${index + 1}`;
+    const where = `Operation ${offset + index + 1}`;
     if (!isRecord(operation)) return warn(`${where} is not an object: skipped.`);
     const name = ["createSurface", "updateComponents", "updateDataModel", "deleteSurface"].find((key) => key in operation);
     if (!name) return warn(`${where} is none of createSurface, updateComponents, updateDataModel, deleteSurface: skipped.`);
@@ -71,29 +123,6 @@ export function buildSurface(
       warn(`${where} (${name}) skipped: ${oneLine(reasonOf(error))}`);
     }
   });
-
-  const surface = [...processor.model.surfacesMap.values()][0];
-  if (!surface?.componentsModel.get("root")) {
-    processor.model.dispose();
-    return { kind: "empty" };
-  }
-  prepare(surface);
-  const errors = surface.onError.subscribe((error: { code?: string; message?: string }) => {
-    if (!PAINTER_REPORTED.has(String(error.code))) warn(oneLine(error.message ?? String(error.code)));
-  });
-  const resolver = new NodeResolver(surface, surface.catalog);
-  return {
-    kind: "ready",
-    modelled: {
-      surface,
-      resolver,
-      dispose() {
-        resolver.dispose();
-        errors.unsubscribe();
-        processor.model.dispose();
-      },
-    },
-  };
 }
 
 /** Feeds each component alone; one web_core refuses is skipped with a warning naming it. */
