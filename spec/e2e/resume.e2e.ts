@@ -11,12 +11,18 @@ const demo = useBrowserDemo();
 const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
 /** The slow deletion's continuation, as far as it streamed. */
 const continuation = (page: Page) => messages(page).filter({ hasText: "Shredded block 1 of" });
-/** The text a message shows: Carbon renders it inside shadow roots, which `textContent` leaves out. */
+/**
+ * The text a message shows: Carbon renders it inside shadow roots, which `textContent` leaves out. Runs of white
+ * space are one space, and Carbon's feedback controls (the demo has `feedback` on; Carbon 1.9.1 draws them under the
+ * latest answer only, starting with "Good response") are not the answer's words.
+ */
 const shownText = (message: Locator) =>
   message.evaluate((element) => {
     const read = (node: Node): string =>
       node.nodeType === Node.TEXT_NODE ? (node.textContent ?? "") : node.nodeName === "STYLE" ? "" : [...((node as Element).shadowRoot?.childNodes ?? []), ...node.childNodes].map(read).join("");
-    return read(element);
+    const text = read(element).replace(/\s+/g, " ").trim();
+    const feedback = text.indexOf(" Good response");
+    return feedback === -1 ? text : text.slice(0, feedback);
   });
 const LAST_BLOCK = `Shredded block ${SLOW_BLOCKS} of ${SLOW_BLOCKS}.`;
 /** What the continuation asks once all its blocks are in: a new interrupt. */

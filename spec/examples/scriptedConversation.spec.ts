@@ -1,6 +1,7 @@
 import { CarbonAgUiAdapter, createSseRunner } from "carbon-agui-rx";
 import { CarbonRecorder, startAgentServer, startToolServer, type AgentServer, type ToolServer } from "carbon-agui-rx/testing";
 import { ToolClient } from "carbon-agui-rx/tool-client";
+import { memoryStore } from "../../src/persistence/memoryStore";
 import { scriptedAgentWithTools } from "../../examples/scripted-conversation";
 import { demoReply } from "../../examples/frameworks/serve";
 
@@ -80,6 +81,27 @@ describe("the demo agent answers the question it was asked (issue 26)", () => {
     expect(answer).toMatch(/^Assistant: I'm a \*\*scripted AG-UI agent\*\*, so I cannot answer that\. Ask me /);
     expect(answer).toContain("the weather in a city");
     expect(await ask("Hi! What are you?")).toMatch(/^Assistant: I'm a \*\*scripted AG-UI agent\*\*: my answers stream as text deltas into Carbon AI Chat through carbon-agui-rx\. Ask me /);
+  });
+});
+
+describe("the demo agent's booking form and names", () => {
+  it("paints the booking form as the A2UI middleware would, and confirms what Book sends", async () => {
+    expect(await ask("Show me a booking form")).toContain("How did I get this answer? render_a2ui (success)");
+    const [surface] = [...adapter.activities.values()];
+    expect(surface).toMatchObject({ activityType: "a2ui-surface" });
+    expect((surface!.content as { a2ui_operations: unknown[] }).a2ui_operations).toHaveLength(3);
+    await adapter.sendSurfaceAction({ name: "book_room", surfaceId: "booking", sourceComponentId: "book", timestamp: new Date().toISOString(), context: { hotel: ["old-town"], name: "Ada", nights: 3, guests: "2" } }, carbon);
+    expect(carbon.transcript().split("\n").at(-1)).toBe("Assistant: Booked Old Town Inn for Ada: 3 nights, 2 guests.");
+  });
+
+  it("suggests another name each time the same question is asked again", async () => {
+    const said: string[] = [];
+    const withVersions = new CarbonAgUiAdapter({ run: createSseRunner({ url: agent.url }), persistence: { store: memoryStore(), channel: false } });
+    await withVersions.sendMessage({ id: "q1", input: { text: "Suggest a name" } } as never, { signal: new AbortController().signal } as never, carbon);
+    said.push(String(withVersions.messages.at(-1)!.content));
+    await withVersions.regenerate(carbon);
+    said.push(String(withVersions.messages.at(-1)!.content));
+    expect(said).toEqual(["How about **Biscuit**?", "How about **Pixel**?"]);
   });
 });
 
