@@ -26,7 +26,7 @@ function adapterWith(scripts: Script[], extra: Partial<CarbonAgUiAdapterOptions>
       inputs.push(input);
       return scripts[inputs.length - 1]?.(input) ?? ev.run(ev.message(`ok-${inputs.length}`, "ok"));
     },
-    persistence: { store },
+    persistence: { store, channel: false },
     onError: (error) => errors.push(error),
     ...extra,
   });

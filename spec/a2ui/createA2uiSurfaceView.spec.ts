@@ -1,22 +1,8 @@
-import { JSDOM } from "jsdom";
-import { createA2uiSurfaceView, type A2uiSurfaceViewOptions } from "../../src/a2ui";
-import type { A2uiUserAction } from "../../src/operators/map/a2uiSurfaces";
+import type { A2uiSurfaceViewOptions } from "../../src/a2ui";
+import { MIDDLEWARE_CATALOG, operations, surfaceView, type Component } from "./surfaceSetup";
 
-// The repository's specs run in node with a JSDOM document (jest-environment-jsdom is not installed).
-
-const MIDDLEWARE_CATALOG = "https://a2ui.org/specification/v0_9/basic_catalog.json";
 const WEB_CORE_CATALOG = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
-type Component = Record<string, unknown> & { id: string; component: string };
-
-/** Operations as `@ag-ui/a2ui-middleware` 0.0.10 sends them: createSurface, the whole component list, then the data. */
-function operations(components: Component[], data: unknown = {}, catalogId = MIDDLEWARE_CATALOG, surfaceId = "booking") {
-  return [
-    { version: "v0.9", createSurface: { surfaceId, catalogId } },
-    { version: "v0.9", updateComponents: { surfaceId, components } },
-    { version: "v0.9", updateDataModel: { surfaceId, path: "/", value: data } },
-  ];
-}
 
 const BOOKING: Component[] = [
   { id: "root", component: "Column", children: ["title", "name", "arrival", "room", "book"] },
@@ -46,19 +32,13 @@ const BOOKING: Component[] = [
 const BOOKING_DATA = { guest: { name: "" }, stay: { arrival: "2025-06-01", room: ["double"] } };
 
 function setUp(options: Partial<A2uiSurfaceViewOptions> = {}) {
-  const window = new JSDOM("<!doctype html><div id=chat></div>").window;
-  const { document } = window;
-  const actions: A2uiUserAction[] = [];
-  const warnings: string[] = [];
-  const view = createA2uiSurfaceView(document, { activityId: "a2ui-surface-call-1", onAction: (action) => actions.push(action), onWarning: (message) => warnings.push(message), ...options });
-  document.body.append(view.element);
-  const $ = <T extends Element = HTMLElement>(selector: string) => view.element.querySelector<T & Element>(selector) as unknown as T;
-  const byId = <T extends Element = HTMLElement>(id: string) => $<T>(`[data-a2ui-id="${id}"]`);
+  const drawn = surfaceView(options);
+  const { window } = drawn;
   const type = (input: HTMLInputElement, value: string) => {
     input.value = value;
     input.dispatchEvent(new window.Event("input", { bubbles: true }));
   };
-  return { window, document, view, actions, warnings, $, byId, type };
+  return { ...drawn, type };
 }
 
 beforeEach(() => jest.spyOn(console, "error").mockImplementation(() => undefined));

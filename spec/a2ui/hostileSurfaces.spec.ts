@@ -1,29 +1,9 @@
-import { JSDOM } from "jsdom";
-import { createA2uiSurfaceView, type A2uiSurfaceViewOptions } from "../../src/a2ui";
-import type { A2uiUserAction } from "../../src/operators/map/a2uiSurfaces";
+import type { A2uiSurfaceViewOptions } from "../../src/a2ui";
+import { surfaceView, type Component } from "./surfaceSetup";
 
 // Agent-made surfaces are untrusted: what each hostile one draws, refuses and reports.
 
-type Component = Record<string, unknown> & { id: string; component: string };
-
-function operations(components: Component[], data: unknown = {}) {
-  return [
-    { version: "v0.9", createSurface: { surfaceId: "s", catalogId: "https://a2ui.org/specification/v0_9/basic_catalog.json" } },
-    { version: "v0.9", updateComponents: { surfaceId: "s", components } },
-    { version: "v0.9", updateDataModel: { surfaceId: "s", path: "/", value: data } },
-  ];
-}
-
-function setUp(options: Partial<A2uiSurfaceViewOptions> = {}) {
-  const window = new JSDOM("<!doctype html><div id=chat></div>").window;
-  const actions: A2uiUserAction[] = [];
-  const warnings: string[] = [];
-  const view = createA2uiSurfaceView(window.document, { activityId: "a", onAction: (action) => actions.push(action), onWarning: (message) => warnings.push(message), ...options });
-  window.document.body.append(view.element);
-  const byId = (id: string) => view.element.querySelector<HTMLElement>(`[data-a2ui-id="${id}"]`);
-  const show = (components: Component[], data?: unknown) => view.show({ a2ui_operations: operations(components, data) });
-  return { window, view, actions, warnings, byId, show };
-}
+const setUp = (options: Partial<A2uiSurfaceViewOptions> = {}) => surfaceView(options);
 
 beforeEach(() => jest.spyOn(console, "error").mockImplementation(() => undefined));
 afterEach(() => jest.restoreAllMocks());

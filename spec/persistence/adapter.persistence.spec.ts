@@ -43,7 +43,7 @@ function adapterWith({ store = memoryStore(), runs, extra = {} }: Setup) {
       inputs.push(input);
       return runs[inputs.length - 1]?.(input) ?? [ev.runStarted(), ev.runFinished()];
     },
-    persistence: { store },
+    persistence: { store, channel: false },
     onError: (error) => errors.push(error),
     ...extra,
   });

@@ -1,4 +1,4 @@
-import type { ComponentNode, NodeProps } from "@a2ui/web_core/v0_9";
+import { DataContext, type ComponentNode, type NodeProps } from "@a2ui/web_core/v0_9";
 import { control, create } from "../renderers/controls";
 import { fieldChecks, type FieldChecks } from "./fieldChecks";
 import { read, readText, writable, type PaintContext, type Painter } from "./paintContext";
@@ -151,8 +151,9 @@ export const paintDateTimeInput: Painter = (node, props, context) => {
     update(props) {
       current.set(props);
       for (const bound of ["min", "max"]) {
-        const limit = readText(props, bound);
+        const limit = limitOf(read(props, bound), node, context);
         if (limit) input.setAttribute(bound, limit);
+        else input.removeAttribute(bound);
       }
       const value = readText(props, "value");
       if (input.value !== value) input.value = value;
@@ -160,3 +161,15 @@ export const paintDateTimeInput: Painter = (node, props, context) => {
     },
   };
 };
+
+/**
+ * A DateTimeInput's `min` or `max` as text: a literal, or a data binding
+ * (the schema's DynamicString), which `@a2ui/web_core` 0.11 hands over
+ * unresolved for these two, read from the data here; anything else, none.
+ */
+function limitOf(value: unknown, node: ComponentNode, context: PaintContext): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value !== "object" || value === null || typeof (value as { path?: unknown }).path !== "string") return undefined;
+  const resolved = new DataContext(context.surface, node.dataPath).resolveDynamicValue<unknown>(value as never);
+  return typeof resolved === "string" ? resolved : undefined;
+}

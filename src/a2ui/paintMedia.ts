@@ -49,10 +49,13 @@ export const paintImage: Painter = (node, props, context) => {
 
 /** An Icon: its name as a small label (`calendarToday` → "calendar today"); a custom SVG path draws nothing. */
 export const paintIcon: Painter = (_node, props, context) => {
-  const name = read(props, "name");
-  const label = typeof name === "string" ? name.replace(/([A-Z])/g, " $1").toLowerCase() : "";
-  const element = create(context.document, "span", "cagr-a2ui-icon", label);
-  return { element, update: () => undefined };
+  const element = create(context.document, "span", "cagr-a2ui-icon");
+  const update = (now: typeof props) => {
+    const name = read(now, "name");
+    element.textContent = typeof name === "string" ? name.replace(/([A-Z])/g, " $1").toLowerCase() : "";
+  };
+  update(props);
+  return { element, update };
 };
 
 /** A Video or an AudioPlayer: the player with controls, never autoplaying, its source only a URL the policy lets through; else a note. */

@@ -29,7 +29,8 @@ export const paintTabs: Painter = (_node, _props, context) => {
   let tabs: Tab[] = [];
   const show = () => {
     Array.from(panels.children).forEach((panel, index) => panel.toggleAttribute("hidden", index !== selected));
-    Array.from(strip.children).forEach((tab, index) => tab.setAttribute(carbon ? "selected" : "aria-selected", String(index === selected)));
+    // Carbon's `selected` is a boolean attribute: present selects, whatever its value.
+    Array.from(strip.children).forEach((tab, index) => (carbon ? tab.toggleAttribute("selected", index === selected) : tab.setAttribute("aria-selected", String(index === selected))));
   };
   strip.addEventListener("cds-tabs-selected", (event) => {
     selected = Number((event as CustomEvent<{ item?: HTMLElement }>).detail?.item?.getAttribute("value") ?? selected);
@@ -91,7 +92,12 @@ export const paintModal: Painter = (_node, _props, context) => {
   } else {
     const close = context.control(create(document, "button", "cagr-a2ui-button", "Close"));
     close.setAttribute("type", "button");
-    close.addEventListener("click", () => modal.removeAttribute("open"));
+    // A dialog opened with showModal() closes through close(), which also leaves the page's modal state.
+    close.addEventListener("click", () => {
+      const dialog = modal as HTMLElement & { close?: () => void };
+      if (typeof dialog.close === "function") dialog.close();
+      else modal.removeAttribute("open");
+    });
     modal.append(body, close);
   }
   element.append(trigger, modal);
