@@ -363,6 +363,7 @@ async function itemCosts() {
     console.log("|---|---|---|---|");
     const turns = [
       ["scripted: a step and the booking form (building, painted, data)", costs.form],
+      ["scripted: a step and a surface showing what the card shows (question, arguments, 3 buttons)", costs.approvalSurface],
       ["scripted: a step and a decision card", costs.card],
       ["the form from the real middleware (text, streamed arguments, progress)", costs.middlewareForm],
     ] as const;

@@ -220,31 +220,49 @@ async function superviseResearch(sse: SseResponse, input: RunAgentInput) {
 /** What the agent can answer, for a question it cannot. */
 const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, why there are tides (a supervisor and its subagents), to suggest a name (regenerate for another), for a booking form, for a story or a long answer, to fail, or what you said so far.`;
 
+/** A surface with what a decision card shows: a question, the arguments, and its three answers (for the browser bench). */
+const APPROVAL_FORM = {
+  surfaceId: "approval",
+  components: [
+    { id: "root", component: "Card", child: "body" },
+    { id: "body", component: "Column", children: ["ask", "args", "answers"] },
+    { id: "ask", component: "Text", text: "Delete these 3 files?", variant: "h5" },
+    { id: "args", component: "Text", text: { path: "/args" }, variant: "caption" },
+    { id: "answers", component: "Row", children: ["approve", "edit", "reject"] },
+    ...["approve", "edit", "reject"].flatMap((answer) => [
+      { id: `${answer}-label`, component: "Text", text: { approve: "Approve", edit: "Approve with changes", reject: "Reject" }[answer] },
+      { id: answer, component: "Button", child: `${answer}-label`, variant: answer === "approve" ? "primary" : "default", action: { event: { name: answer, context: {} } } },
+    ]),
+  ],
+  data: { args: JSON.stringify({ paths: ["/tmp/a.log", "/tmp/b.log", "/tmp/c.log"] }, null, 2) },
+};
+
 /**
- * The booking form as `@ag-ui/a2ui-middleware` sends it for a `render_a2ui` call (no middleware here: the scripted
- * agent sends its events itself): the call's step, the surface building, painted, then painted with its data.
+ * A form (the booking form unless told) as `@ag-ui/a2ui-middleware` sends it for a `render_a2ui` call (no middleware
+ * here: the scripted agent sends its events itself): the call's step, the surface building, painted, then painted
+ * with its data.
  */
-async function paintBookingForm(sse: SseResponse, input: RunAgentInput) {
+async function paintForm(sse: SseResponse, input: RunAgentInput, form: { surfaceId: string; components: object[]; data: object } = BOOKING_FORM) {
   const { threadId, runId } = input;
   const send = (event: object) => sse.send(event as never);
   const toolCallId = `render-${runId}`;
   const messageId = `a2ui-surface-${toolCallId}`;
-  const surfaceId = BOOKING_FORM.surfaceId;
+  const { surfaceId } = form;
   const catalogId = "https://a2ui.org/specification/v0_9/basic_catalog.json";
   const painted = [
     { version: "v0.9", createSurface: { surfaceId, catalogId } },
-    { version: "v0.9", updateComponents: { surfaceId, components: BOOKING_FORM.components } },
+    { version: "v0.9", updateComponents: { surfaceId, components: form.components } },
   ];
   const surface = (content: object) => send({ type: "ACTIVITY_SNAPSHOT", messageId, activityType: "a2ui-surface", content, replace: true });
   send({ type: "RUN_STARTED", threadId, runId });
   surface({ status: "building" });
   send({ type: "TOOL_CALL_START", toolCallId, toolCallName: "render_a2ui", parentMessageId: `tools-${runId}` });
-  send({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(BOOKING_FORM) });
+  send({ type: "TOOL_CALL_ARGS", toolCallId, delta: JSON.stringify(form) });
   send({ type: "TOOL_CALL_END", toolCallId });
   await pause(3);
   surface({ a2ui_operations: painted });
   await pause(3);
-  surface({ a2ui_operations: [...painted, { version: "v0.9", updateDataModel: { surfaceId, path: "/", value: BOOKING_FORM.data } }] });
+  surface({ a2ui_operations: [...painted, { version: "v0.9", updateDataModel: { surfaceId, path: "/", value: form.data } }] });
   send({ type: "TOOL_CALL_RESULT", messageId: `rendered-${runId}`, toolCallId, content: JSON.stringify({ status: "rendered" }) });
   send({ type: "RUN_FINISHED", threadId, runId });
   sse.end();
@@ -282,7 +300,8 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   const booking = (input.state as { phase?: string; booking?: string } | undefined)?.phase === "needs_detail" ? (input.state as { booking?: string }).booking : undefined;
   if (booking !== undefined) return bookAnswer(sse, input, booking, typed);
   if (question.includes("delete")) return deleteFilesAnswer(sse, input, typed, question.includes("flaky") ? "flaky" : question.includes("slow") ? "slow" : "");
-  if (question.includes("booking form")) return paintBookingForm(sse, input);
+  if (question.includes("booking form")) return paintForm(sse, input);
+  if (question.includes("approval form")) return paintForm(sse, input, APPROVAL_FORM);
   if (question.includes("book")) return askForDate(sse, input, typed);
   if (question.includes("tomorrow")) return weatherAnswer(sse, input, typed, "tomorrow");
   if (question.includes("weather")) return weatherAnswer(sse, input, typed, "today");
