@@ -10,7 +10,8 @@ import type { PaintContext } from "./paintContext";
 import { isLifecycle, paintedLifecycle, paintLifecycle } from "./paintLifecycle";
 import { notice } from "./paintNotice";
 import { SurfaceEdits } from "./surfaceEdits";
-import { DEFAULT_A2UI_LIMITS, limitRefusal, type A2uiLimits, type A2uiOperation } from "./surfaceLimits";
+import { DEFAULT_A2UI_LIMITS, limitRefusal, type A2uiLimits } from "./surfaceLimits";
+import { isRecord } from "../internal/isRecord";
 import { buildSurface, type ModelledSurface } from "./surfaceModel";
 import { useSurfaceStyles } from "./useSurfaceStyles";
 
@@ -185,7 +186,7 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
   const extended = (operations: unknown): boolean => {
     if (!modelled || !Array.isArray(operations) || operations.length < fed.length) return false;
     const json = operations.map((operation) => JSON.stringify(operation));
-    if (fed.some((earlier, at) => earlier !== json[at]) || limitRefusal(operations.filter(isOperation), limits) !== undefined) return false;
+    if (fed.some((earlier, at) => earlier !== json[at]) || limitRefusal(operations.filter(isRecord), limits) !== undefined) return false;
     modelled.extend(operations, fed.length);
     edits.restore(modelled.surface);
     fed = json;
@@ -249,5 +250,3 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
     },
   };
 }
-
-const isOperation = (value: unknown): value is A2uiOperation => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,7 +1,8 @@
 import { MessageProcessor, NodeResolver, type A2uiMessage, type Catalog, type ComponentApi, type SurfaceModel } from "@a2ui/web_core/v0_9";
 import { knownCatalogId } from "./a2uiCatalog";
-import { limitRefusal, type A2uiLimits, type A2uiOperation } from "./surfaceLimits";
+import { limitRefusal, type A2uiLimits } from "./surfaceLimits";
 import { oneLine } from "./oneLine";
+import { isRecord } from "../internal/isRecord";
 
 /** A surface the model holds, ready to draw: its state, and its tree of resolved components. */
 export interface ModelledSurface {
@@ -138,7 +139,3 @@ function feedEach(components: unknown[], feed: (component: unknown) => void, war
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-function isRecord(value: unknown): value is A2uiOperation {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
