@@ -1,4 +1,4 @@
-import { auditTime, map, type SchedulerLike, type Subscription } from "rxjs";
+import { map, throttleTime, type SchedulerLike, type Subscription } from "rxjs";
 import { frameScheduler } from "../internal/frameScheduler";
 import type { CarbonAgUiAdapter } from "../adapter";
 import type { CarbonChatInstance } from "../carbon";
@@ -15,10 +15,10 @@ export interface A2uiSurfaceOptions extends Pick<A2uiSurfaceViewOptions, "urlPol
   instance: CarbonChatInstance;
   adapter: A2uiSurfaceAdapter;
   /**
-   * Paces the repaints: at most one per task of it, showing the activity as
-   * it is then (snapshots that come within one frame are painted once, the
-   * last of them). Default: animation frames in a browser, else the async
-   * scheduler.
+   * Paces the repaints: the activity as it is when the surface is made is
+   * drawn at once (so Carbon lays the item out once, at its height); later
+   * snapshots at most once per task of it, the last of them. Default:
+   * animation frames in a browser, else the async scheduler.
    */
   scheduler?: SchedulerLike;
 }
@@ -26,8 +26,8 @@ export interface A2uiSurfaceOptions extends Pick<A2uiSurfaceViewOptions, "urlPol
 /**
  * One A2UI surface, for the `user_defined` item `a2uiSurfaces()` made
  * (`{ kind: "a2ui", activityId }`): the view (`createA2uiSurfaceView`)
- * follows the adapter's activity, so every later snapshot repaints it, in a
- * finished answer too, at most once a frame. A button's action goes to the agent through
+ * is drawn as the activity is and follows it, so every later snapshot
+ * repaints it, in a finished answer too, at most once a frame. A button's action goes to the agent through
  * `adapter.sendSurfaceAction`; while it is on its way the surface waits, and
  * once a message of the person's has moved the conversation on it says so
  * and takes no more. Warnings go to the adapter's `onWarning`. React hosts
@@ -64,7 +64,7 @@ export function createA2uiSurface(document: Document, data: A2uiSurfaceData, opt
   const followed: Subscription[] = [
     adapter
       .activity$(activityId)
-      .pipe(auditTime(0, options.scheduler ?? frameScheduler()))
+      .pipe(throttleTime(0, options.scheduler ?? frameScheduler(), { leading: true, trailing: true }))
       .subscribe((activity) => activity && view.show(activity.content)),
     adapter.messages$
       .pipe(map(() => adapter.isSurfaceCurrent(activityId)))
