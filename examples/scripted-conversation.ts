@@ -220,6 +220,8 @@ async function superviseResearch(sse: SseResponse, input: RunAgentInput) {
 /** What the agent can answer, for a question it cannot. */
 const WHAT_I_CAN_DO = `Ask me about the weather in a city (${listed(FORECAST_CITIES)}), to delete files, to e-mail someone, to book something, why there are tides (a supervisor and its subagents), to suggest a name (regenerate for another), for a booking form, for a story or a long answer, to fail, or what you said so far.`;
 
+/** The files the approval form asks about: its Approve (or Approve with changes) deletes them, Reject leaves them. */
+const APPROVAL_PATHS = ["/tmp/a.log", "/tmp/b.log", "/tmp/c.log"];
 /** A surface with what a decision card shows: a question, the arguments, and its three answers (for the browser bench). */
 const APPROVAL_FORM = {
   surfaceId: "approval",
@@ -234,7 +236,7 @@ const APPROVAL_FORM = {
       { id: answer, component: "Button", child: `${answer}-label`, variant: answer === "approve" ? "primary" : "default", action: { event: { name: answer, context: {} } } },
     ]),
   ],
-  data: { args: JSON.stringify({ paths: ["/tmp/a.log", "/tmp/b.log", "/tmp/c.log"] }, null, 2) },
+  data: { args: JSON.stringify({ paths: APPROVAL_PATHS }, null, 2) },
 };
 
 /**
@@ -294,6 +296,8 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   }
   const action = (input.forwardedProps as { a2uiAction?: { userAction?: { name?: string; context?: Record<string, unknown> } } } | undefined)?.a2uiAction?.userAction;
   if (action?.name === "book_room") return streamAnswer(sse, input, confirmation(action.context ?? {}));
+  if (action?.name === "reject") return streamAnswer(sse, input, "Okay, I left the files alone.");
+  if (action?.name === "approve" || action?.name === "edit") return streamAnswer(sse, input, `Done: deleted ${APPROVAL_PATHS.map((path) => `\`${path}\``).join(", ")}.`);
   const last = input.messages.at(-1);
   const typed = typeof last?.content === "string" ? last.content : "";
   const question = typed.toLowerCase();

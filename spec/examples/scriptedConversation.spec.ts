@@ -94,6 +94,15 @@ describe("the demo agent's booking form and names", () => {
     expect(carbon.transcript().split("\n").at(-1)).toBe("Assistant: Booked Old Town Inn for Ada: 3 nights, 2 guests.");
   });
 
+  it.each([
+    ["approve", "Assistant: Done: deleted `/tmp/a.log`, `/tmp/b.log`, `/tmp/c.log`."],
+    ["reject", "Assistant: Okay, I left the files alone."],
+  ])("answers the approval form's %s", async (name, reply) => {
+    expect(await ask("Show me an approval form")).toContain("render_a2ui (success)");
+    await adapter.sendSurfaceAction({ name, surfaceId: "approval", sourceComponentId: name, timestamp: new Date().toISOString(), context: {} }, carbon);
+    expect(carbon.transcript().split("\n").at(-1)).toBe(reply);
+  });
+
   it("suggests another name each time the same question is asked again", async () => {
     const said: string[] = [];
     const withVersions = new CarbonAgUiAdapter({ run: createSseRunner({ url: agent.url }), persistence: { store: memoryStore(), channel: false } });
