@@ -33,7 +33,8 @@
  * from the server sending the first text after the replay until it shows.
  *
  * Then what an A2UI surface costs the chat against a decision card (bench/surfaceCost.ts): main-thread task time
- * from Enter until the item is drawn.
+ * over the same window from Enter, for the first item of its kind in a page and for a later one (`--item-runs=8`,
+ * `--items=approvalSurface,card` some of them).
  *
  * `--only=burst`, `--only=long`, `--only=seed`, `--only=restore`, `--only=server` or `--only=surface` runs one part; `--seconds=5` a short answer;
  * `--configs=1,2` some long-answer configurations (by index); `--traces=dir`
@@ -48,7 +49,7 @@ import { launchChromium, openChatPage, PAGE_OPTIONS, type ChatPage } from "../sp
 import { installProbe, probeSaw, readProbe } from "../spec/e2e/probe";
 import { CHARS_PER_SECOND, markdownAnswer, measureLongAnswer, startPacedAgent, type LongAnswerRun } from "./longAnswer";
 import { measureRestore } from "./restore";
-import { measureItemCosts } from "./surfaceCost";
+import { ITEM_TURNS, measureItemCosts, type ItemCostRun, type ItemTurnName } from "./surfaceCost";
 import { measureRejoin, measureServerOpen, seedLangGraphThread, startServerDemo, type RejoinRun, type ServerOpenRun } from "./serverRestore";
 import { SEED_ADAPTER } from "./seedAdapter";
 import { bundleSeedAdapter, useSeedAdapter } from "./seedBrowser";
@@ -61,6 +62,10 @@ const option = (name: string, fallback: string) =>
 const ONLY = option("only", "all");
 const LONG_SECONDS = Number(option("seconds", "30"));
 const LONG_RUNS = Number(option("runs", "3"));
+/** Runs of each item turn (`--only=surface`). */
+const ITEM_RUNS = Number(option("item-runs", "8"));
+/** Which item turns to run (`--items=approvalSurface,card`), by their names in bench/surfaceCost.ts; all unless told. */
+const ITEM_NAMES = option("items", "");
 /** A directory to save each long-answer run's Chrome trace in. */
 const TRACES = option("traces", "");
 /** Which long-answer configurations to run: indexes into LONG_CONFIGS, comma-separated. */
@@ -357,18 +362,25 @@ async function serverThreads() {
 async function itemCosts() {
   const browser = await launchChromium();
   try {
-    const costs = await measureItemCosts(browser, RUNS);
-    console.log(`\nAn A2UI surface against a decision card: Enter → the item drawn and settled (1 s); ${RUNS} runs each, interleaved; median (each run).\n`);
-    console.log("| turn | main-thread task time (ms) | longest task (ms) | addMessageChunk calls |");
-    console.log("|---|---|---|---|");
-    const turns = [
-      ["scripted: a step and the booking form (building, painted, data)", costs.form],
-      ["scripted: a step and a surface showing what the card shows (question, arguments, 3 buttons)", costs.approvalSurface],
-      ["scripted: a step and a decision card", costs.card],
-      ["the form from the real middleware (text, streamed arguments, progress)", costs.middlewareForm],
-    ] as const;
+    const names = ITEM_NAMES === "" ? undefined : (ITEM_NAMES.split(",") as ItemTurnName[]);
+    const unknown = names?.filter((name) => !Object.hasOwn(ITEM_TURNS, name)) ?? [];
+    if (unknown.length > 0) throw new Error(`--items: no item turn ${unknown.join(", ")} (there are ${Object.keys(ITEM_TURNS).join(", ")})`);
+    const costs = await measureItemCosts(browser, ITEM_RUNS, names);
+    console.log(`\nAn A2UI surface against a decision card: the main thread from Enter for 3 s (the same window for every turn); ${ITEM_RUNS} runs each, interleaved; median (each run).\n`);
+    console.log("| turn | main-thread task time (ms) | of it script (ms) | longest task (ms) | addMessageChunk calls |");
+    console.log("|---|---|---|---|---|");
+    const turns: [string, ItemCostRun[] | undefined][] = [
+      ["first of its kind in the page: the booking form (building, painted, data)", costs.form],
+      ["first of its kind: a surface showing what the card shows (question, arguments, 3 buttons)", costs.approvalSurface],
+      ["first of its kind: a decision card", costs.card],
+      ["first of its kind: the form from the real middleware (text, streamed arguments, progress)", costs.middlewareForm],
+      ["after one answered: the surface showing what the card shows", costs.laterApprovalSurface],
+      ["after one answered: a decision card", costs.laterCard],
+      ["after an approval surface answered: the booking form", costs.laterForm],
+    ];
     for (const [name, measured] of turns) {
-      console.log(`| ${name} | ${spread(measured.map((one) => one.busyMs))} | ${spread(measured.map((one) => one.longestTask), ms)} | ${spread(measured.map((one) => one.chunks))} |`);
+      if (!measured) continue;
+      console.log(`| ${name} | ${spread(measured.map((one) => one.busyMs))} | ${spread(measured.map((one) => one.scriptMs))} | ${spread(measured.map((one) => one.longestTask), ms)} | ${spread(measured.map((one) => one.chunks))} |`);
     }
   } finally {
     await browser.close();

@@ -20,6 +20,18 @@ export interface Probe {
   stoppedAt?: number;
 }
 
+/** Counts `addMessageChunk` calls in `probe.chunks` and keeps the longest task in `probe.longestTask` (page JavaScript, for inside a function that has `probe`). */
+const COUNT_CHUNKS_AND_TASKS = `
+  const messaging = window.chatInstance.messaging;
+  const addMessageChunk = messaging.addMessageChunk;
+  messaging.addMessageChunk = function (chunk) {
+    probe.chunks++;
+    return addMessageChunk.call(this, chunk);
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longestTask = Math.max(probe.longestTask, entry.duration);
+  }).observe({ type: "longtask" });`;
+
 /**
  * Watches the demo page from inside: wraps Carbon's `addMessageChunk` to
  * count calls, observes long tasks and animation frames, and follows the
@@ -31,15 +43,7 @@ const PROBE = `(() => {
   const root = document.querySelector("cds-aichat-custom-element").shadowRoot
     .querySelector("cds-aichat-container").shadowRoot.querySelector("cds-aichat-internal").shadowRoot;
   const probe = { chunks: 0, longestTask: 0, longestFrameGap: 0 };
-  const messaging = window.chatInstance.messaging;
-  const addMessageChunk = messaging.addMessageChunk;
-  messaging.addMessageChunk = function (chunk) {
-    probe.chunks++;
-    return addMessageChunk.call(this, chunk);
-  };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.longestTask = Math.max(probe.longestTask, entry.duration);
-  }).observe({ type: "longtask" });
+  ${COUNT_CHUNKS_AND_TASKS}
   let lastFrame = performance.now();
   const frame = (now) => {
     probe.longestFrameGap = Math.max(probe.longestFrameGap, now - lastFrame);
@@ -79,6 +83,12 @@ const PROBE = `(() => {
 
 /** Installs the probe; call it once the page is idle, as it counts from then on. */
 export const installProbe = (page: Page): Promise<void> => page.evaluate(PROBE);
+
+/** Installs only the chunk count and the longest task (`chunks`, `longestTask`): nothing that runs on every frame or mutation. */
+export const installTaskProbe = (page: Page): Promise<void> => page.evaluate(`(() => {
+  const probe = (window.__probe = { chunks: 0, longestTask: 0, longestFrameGap: 0 });
+  ${COUNT_CHUNKS_AND_TASKS}
+})()`);
 
 export const readProbe = (page: Page): Promise<Probe> => page.evaluate("window.__probe") as Promise<Probe>;
 
