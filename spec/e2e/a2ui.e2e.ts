@@ -8,8 +8,8 @@ import { startWebDemo, type WebDemo } from "../../examples/web/serve";
  * The booking agent behind the real `@ag-ui/a2ui-middleware` (examples/frameworks/a2ui.ts), as `npm run demo:a2ui`
  * serves it, in Chromium on both pages: the form paints after "building" with Carbon's components, a typed name
  * travels in the action's context and the agent's confirmation shows, a reload restores the form live (from the
- * page's store), and a form the agent cannot make shows why while the chat goes on. Screenshots go to
- * docs/screenshots/a2ui-*.png.
+ * page's store), a surface comes into the chat already drawn, and a form the agent cannot make shows why while the
+ * chat goes on. Screenshots go to docs/screenshots/a2ui-*.png.
  */
 let stopAgent: () => Promise<void> = async () => undefined;
 const browsing = useBrowserOn<WebDemo>(async () => {
@@ -57,6 +57,25 @@ describe.each([
     await restored.getByLabel("Name on the booking").waitFor();
     // Live: its Book button can be pressed again (the conversation has not moved on).
     expect(await restored.getByRole("button", { name: "Book", exact: true }).isDisabled()).toBe(false);
+  });
+});
+
+describe("an A2UI surface coming into the chat, in Chromium", () => {
+  it("is slotted into Carbon already drawn, so Carbon lays the message out once, at the item's height", async () => {
+    const { page, send } = await browsing.open("?persist=off");
+    // What each surface holds at the moment it is slotted into the chat element (the web component's light DOM).
+    await page.evaluate(() => {
+      const host = document.querySelector("cds-aichat-custom-element")!;
+      const held: number[] = ((window as unknown as { surfacesSlotted: number[] }).surfacesSlotted = []);
+      new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) if (node instanceof HTMLElement && node.classList.contains("cagr-a2ui")) held.push(node.querySelector(".cagr-a2ui-body")!.childElementCount);
+      }).observe(host, { childList: true });
+    });
+    await send("Book a room");
+    await surface(page).getByLabel("Name on the booking").waitFor();
+    const slotted = await page.evaluate(() => (window as unknown as { surfacesSlotted: number[] }).surfacesSlotted);
+    expect(slotted).toHaveLength(1);
+    expect(slotted[0]).toBeGreaterThan(0);
   });
 });
 
