@@ -106,6 +106,69 @@ describe("createA2uiSurfaceView: the booking form", () => {
     expect(byId("name").querySelector("input")!.value).toBe("Grace");
   });
 
+  it("keeps the person in the field they were typing in, caret and all, when a snapshot redraws the form", async () => {
+    const { view, byId, type, document } = setUp();
+    view.show({ a2ui_operations: operations(BOOKING, BOOKING_DATA) });
+    const typing = byId("name").querySelector("input")!;
+    typing.focus();
+    type(typing, "Grace Hopper");
+    typing.setSelectionRange(5, 5);
+    const more = [...BOOKING.filter((c) => c.id !== "root"), { id: "root", component: "Column", children: ["title", "note", "name", "book"] }, { id: "note", component: "Text", text: "We will confirm by email." }];
+    view.show({ a2ui_operations: operations(more, BOOKING_DATA) });
+    await Promise.resolve();
+    const redrawn = byId("name").querySelector("input")!;
+    expect(redrawn).not.toBe(typing);
+    expect(document.activeElement).toBe(redrawn);
+    expect([redrawn.value, redrawn.selectionStart, redrawn.selectionEnd]).toEqual(["Grace Hopper", 5, 5]);
+  });
+
+  it("puts the person back in Carbon's text input, whose field is in its shadow root and drawn after it is connected", async () => {
+    const { view, byId, window, document } = setUp();
+    /** As Lit draws it: the shadow root's input comes a microtask after connection (`updateComplete`). */
+    class TextInput extends window.HTMLElement {
+      value = "";
+      updateComplete = Promise.resolve();
+      connectedCallback() {
+        const root = this.shadowRoot ?? this.attachShadow({ mode: "open" });
+        this.updateComplete = Promise.resolve().then(() => {
+          const input = document.createElement("input");
+          input.value = this.value;
+          input.addEventListener("input", () => (this.value = input.value));
+          root.replaceChildren(input);
+        });
+      }
+    }
+    window.customElements.define("cds-text-input", TextInput);
+    view.show({ a2ui_operations: operations(BOOKING, BOOKING_DATA) });
+    const host = byId("name").querySelector("cds-text-input") as TextInput;
+    await host.updateComplete;
+    const typing = host.shadowRoot!.querySelector("input")!;
+    typing.focus();
+    typing.value = "Grace Hopper";
+    typing.dispatchEvent(new window.Event("input", { bubbles: true, composed: true }));
+    host.dispatchEvent(new window.Event("input", { bubbles: true }));
+    typing.setSelectionRange(2, 7);
+    view.show({ a2ui_operations: operations([...BOOKING, { id: "note", component: "Text", text: "Hi" }], BOOKING_DATA) });
+    const redrawn = byId("name").querySelector("cds-text-input") as TextInput;
+    await redrawn.updateComplete;
+    await Promise.resolve();
+    const field = redrawn.shadowRoot!.querySelector("input")!;
+    expect(redrawn).not.toBe(host);
+    expect([document.activeElement, redrawn.shadowRoot!.activeElement]).toEqual([redrawn, field]);
+    expect([field.value, field.selectionStart, field.selectionEnd]).toEqual(["Grace Hopper", 2, 7]);
+  });
+
+  it("leaves the focus alone on a redraw when the person is not in the form", async () => {
+    const { view, document, byId } = setUp();
+    const elsewhere = document.body.appendChild(document.createElement("input"));
+    view.show({ a2ui_operations: operations(BOOKING, BOOKING_DATA) });
+    elsewhere.focus();
+    view.show({ a2ui_operations: operations([...BOOKING, { id: "note", component: "Text", text: "Hi" }], BOOKING_DATA) });
+    await Promise.resolve();
+    expect(byId("name")).not.toBeNull();
+    expect(document.activeElement).toBe(elsewhere);
+  });
+
   it("extends the drawn form in place when a snapshot only adds to the last (the middleware's data): same elements, the person's edits kept", () => {
     const { view, byId, type, warnings } = setUp();
     const [create, components] = operations(BOOKING, BOOKING_DATA);

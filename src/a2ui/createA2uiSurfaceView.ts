@@ -7,6 +7,7 @@ import type { FieldChecks } from "./fieldChecks";
 import { oneLine } from "./oneLine";
 import { paintComponent } from "./paintComponent";
 import type { PaintContext } from "./paintContext";
+import { focusIn, refocus } from "./keptFocus";
 import { isLifecycle, paintedLifecycle, paintLifecycle } from "./paintLifecycle";
 import { notice } from "./paintNotice";
 import { SurfaceEdits } from "./surfaceEdits";
@@ -55,7 +56,7 @@ export interface A2uiSurfaceView {
  * Each `show` builds a fresh model of the snapshot (`buildSurface`, after
  * the limits) and draws its tree (`paintComponent`); the previous model and
  * its subscriptions end. What the person entered survives repaints until an
- * action is sent (`SurfaceEdits`).
+ * action is sent (`SurfaceEdits`), and so does the field they are in.
  *
  * A button with an event action, in live mode, with every field's checks
  * passing: its context resolved against the data now, `onAction` once, then
@@ -195,6 +196,7 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
 
   const paintOperations = (operations: unknown) => {
     if (extended(operations)) return;
+    const focus = focusIn(body);
     clear();
     fed = Array.isArray(operations) ? operations.map((operation) => JSON.stringify(operation)) : [];
     const built = buildSurface(operations, catalog, limits, warn, (surface) => edits.restore(surface));
@@ -212,6 +214,7 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
         const root = peekValue(modelled.resolver.rootNode);
         const drawn = root && paintComponent(root, paintContext(modelled.surface));
         if (drawn) body.replaceChildren(drawn);
+        if (focus) refocus(body, focus);
       }
     }
   };
