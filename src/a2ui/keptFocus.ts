@@ -14,7 +14,7 @@ export interface KeptFocus {
 const TEXT_FIELD = "input, textarea";
 const CONTROL = "input, textarea, select, button";
 
-const drawingsOf = (within: HTMLElement, id: string) => [...within.querySelectorAll<HTMLElement>("[data-a2ui-id]")].filter((drawn) => drawn.dataset.a2uiId === id);
+const drawingsOf = (within: HTMLElement, id: string) => Array.from(within.querySelectorAll<HTMLElement>("[data-a2ui-id]")).filter((drawn) => drawn.dataset.a2uiId === id);
 
 /** The text field the focus is in: `active` itself, or the one inside a Carbon component's shadow root. */
 function textFieldOf(active: Element): HTMLInputElement | HTMLTextAreaElement | undefined {
@@ -31,7 +31,7 @@ export function focusIn(surface: HTMLElement): KeptFocus | undefined {
   const field = textFieldOf(active);
   // Inputs without a caret (a number, a date) have no selection.
   const caret = field && field.selectionStart !== null && field.selectionEnd !== null ? { start: field.selectionStart, end: field.selectionEnd } : undefined;
-  return { id, drawing: drawingsOf(surface, id).indexOf(drawn), at: [...drawn.querySelectorAll("*")].indexOf(active), ...(caret && { caret }) };
+  return { id, drawing: drawingsOf(surface, id).indexOf(drawn), at: Array.from(drawn.querySelectorAll("*")).indexOf(active), ...(caret && { caret }) };
 }
 
 /**
