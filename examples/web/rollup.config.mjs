@@ -1,5 +1,6 @@
-// Bundles the browser demo pages, one file each: the web-component page, and the React page (Carbon's ChatContainer).
-// Carbon's web component mounts React inside, so react and react-dom are bundled in both.
+// Bundles the browser demo pages, one file each: the web-component page, the React page (Carbon's ChatContainer), and
+// a page with one A2UI surface and no chat (for the end-to-end specs).
+// Carbon's web component mounts React inside, so react and react-dom are bundled in both chat pages.
 import commonjs from "@rollup/plugin-commonjs";
 import json from "@rollup/plugin-json";
 import { nodeResolve } from "@rollup/plugin-node-resolve";
@@ -24,4 +25,9 @@ const page = (input, file) => ({
   ],
 });
 
-export default [page("examples/web/main.ts", "examples/web/dist/page.js"), page("examples/web/react.tsx", "examples/web/dist/react.js")];
+export default [
+  page("examples/web/main.ts", "examples/web/dist/page.js"),
+  page("examples/web/react.tsx", "examples/web/dist/react.js"),
+  // One A2UI surface with Carbon's components and no chat, for the end-to-end specs.
+  page("examples/web/surfacePage.ts", "examples/web/dist/surface.js"),
+];
