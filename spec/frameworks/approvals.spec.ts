@@ -27,7 +27,10 @@ beforeEach(async () => {
   agent = await serveCopilotKit(createApprovalsAgent(model, new ToolClient({ baseUrl: tools.url, token: "alice-token", retry: { maxRetries: 0 } })));
   errors.length = 0;
 });
+/** The chats of the test: their adapters stop following the tool server's runs before it closes. */
+const chats: Chat[] = [];
 afterEach(async () => {
+  for (const made of chats.splice(0)) made.adapter.dispose();
   await agent.close();
   await tools.close();
 });
@@ -39,12 +42,14 @@ const reviewer = () => new ToolClient({ baseUrl: tools.url, token: "reviewer-tok
 function chat(): Chat {
   const run = stoppingCopilotKitRuns(createSseRunner({ url: agent.url }), agent.url);
   runs.length = 0;
-  return new Chat({
+  const made = new Chat({
     run: (input, options) => (runs.push(input), run(input, options)),
     coalesce: false,
     toolClient: reviewer(),
     onError: (error) => errors.push(error),
   });
+  chats.push(made);
+  return made;
 }
 
 const PROMPT = "send the weekly report by e-mail to ops@example.com";
