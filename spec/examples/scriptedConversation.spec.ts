@@ -21,6 +21,8 @@ beforeEach(async () => {
   carbon = new CarbonRecorder();
 });
 afterEach(async () => {
+  // Its adapter stops following the tool server's runs before the servers close.
+  adapter.dispose();
   await agent.close();
   await tools.close();
 });
