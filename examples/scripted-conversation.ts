@@ -282,6 +282,9 @@ function suggestedName(threadId: string, questionId: string): string {
   return `How about **${SUGGESTED_NAMES[made % SUGGESTED_NAMES.length]}**?`;
 }
 
+/** What the agent says once a deletion was decided, by the card or by the approval form: the files deleted, or (refused) none. */
+const deletionReply = (deleted: readonly string[] | "refused") => (deleted === "refused" ? "Okay, I left the files alone." : `Done: deleted ${deleted.map((path) => `\`${path}\``).join(", ")}.`);
+
 /** Answers by keyword, like the scripted agents in the tests. */
 export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   const decision = input.resume?.[0];
@@ -291,13 +294,11 @@ export async function scriptedAgent(input: RunAgentInput, sse: SseResponse) {
   }
   if (decision?.interruptId.startsWith("slow-") && decision.status !== "cancelled") return shredSlowly(sse, input);
   if (decision) {
-    const text = decision.status === "cancelled" ? "Okay, I left the files alone." : `Done: deleted ${deletedPaths(input).map((path) => `\`${path}\``).join(", ")}.`;
-    return streamAnswer(sse, input, text);
+    return streamAnswer(sse, input, deletionReply(decision.status === "cancelled" ? "refused" : deletedPaths(input)));
   }
   const action = (input.forwardedProps as { a2uiAction?: { userAction?: { name?: string; context?: Record<string, unknown> } } } | undefined)?.a2uiAction?.userAction;
   if (action?.name === "book_room") return streamAnswer(sse, input, confirmation(action.context ?? {}));
-  if (action?.name === "reject") return streamAnswer(sse, input, "Okay, I left the files alone.");
-  if (action?.name === "approve" || action?.name === "edit") return streamAnswer(sse, input, `Done: deleted ${APPROVAL_PATHS.map((path) => `\`${path}\``).join(", ")}.`);
+  if (action?.name === "approve" || action?.name === "edit" || action?.name === "reject") return streamAnswer(sse, input, deletionReply(action.name === "reject" ? "refused" : APPROVAL_PATHS));
   const last = input.messages.at(-1);
   const typed = typeof last?.content === "string" ? last.content : "";
   const question = typed.toLowerCase();
