@@ -1,4 +1,5 @@
 import { DataContext, type ComponentNode, type NodeProps } from "@a2ui/web_core/v0_9";
+import { isRecord } from "../internal/isRecord";
 import { control, create } from "../renderers/controls";
 import { fieldChecks, type FieldChecks } from "./fieldChecks";
 import { read, readText, writable, type PaintContext, type Painter } from "./paintContext";
@@ -169,7 +170,7 @@ export const paintDateTimeInput: Painter = (node, props, context) => {
  */
 function limitOf(value: unknown, node: ComponentNode, context: PaintContext): string | undefined {
   if (typeof value === "string") return value;
-  if (typeof value !== "object" || value === null || typeof (value as { path?: unknown }).path !== "string") return undefined;
+  if (!isRecord(value) || typeof value.path !== "string") return undefined;
   const resolved = new DataContext(context.surface, node.dataPath).resolveDynamicValue<unknown>(value as never);
   return typeof resolved === "string" ? resolved : undefined;
 }
