@@ -75,13 +75,16 @@ const PAUSE_HIDDEN_INDICATOR = `(() => {
   pause(document);
 })()`;
 
+/** The item's buttons, Carbon's or native. */
+const buttonsOf = ({ selector }: Item) => `${selector} cds-button, ${selector} button`;
+
 /** Whether the item is drawn: its button is in the chat element's light DOM, where the renderers slot items. */
-const isDrawn = (page: Page, { selector, button }: Item) =>
-  page.evaluate(`[...document.querySelectorAll(${JSON.stringify(`${selector} cds-button, ${selector} button`)})].some((element) => element.textContent.trim() === ${JSON.stringify(button)})`) as Promise<boolean>;
+const isDrawn = (page: Page, item: Item) =>
+  page.evaluate(`[...document.querySelectorAll(${JSON.stringify(buttonsOf(item))})].some((element) => element.textContent.trim() === ${JSON.stringify(item.button)})`) as Promise<boolean>;
 
 async function showAndAnswer(page: Page, chat: ChatPage, before: NonNullable<ItemTurn["before"]>) {
   await chat.send(before.ask);
-  const button = page.locator(`${before.selector} cds-button, ${before.selector} button`).filter({ hasText: before.button }).first();
+  const button = page.locator(buttonsOf(before)).filter({ hasText: before.button }).first();
   await button.click({ timeout: 60_000 });
   await page.locator('[data-testid^="message-by-index"]').getByText(before.reply).first().waitFor({ timeout: 60_000 });
 }
@@ -114,18 +117,19 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
 
 /** `runs` turns of each kind in `names` (default all), interleaved. */
 export async function measureItemCosts(browser: Browser, runs: number, names = Object.keys(ITEM_TURNS) as ItemTurnName[]): Promise<Partial<Record<ItemTurnName, ItemCostRun[]>>> {
-  const agent = await serveFramework("a2ui");
-  const a2uiDemo = await startWebDemo(agent.url);
+  // The booking agent behind the real middleware, and a demo page on it, only when its turn is measured.
+  const agent = names.includes("middlewareForm") ? await serveFramework("a2ui") : undefined;
+  const a2uiDemo = agent && (await startWebDemo(agent.url));
   const scriptedDemo = await startWebDemo();
   const measured = Object.fromEntries(names.map((name) => [name, [] as ItemCostRun[]])) as Record<ItemTurnName, ItemCostRun[]>;
   try {
     for (let run = 0; run < runs; run++) {
-      for (const name of names) measured[name].push(await measureTurn(browser, name === "middlewareForm" ? a2uiDemo.url : scriptedDemo.url, ITEM_TURNS[name]));
+      for (const name of names) measured[name].push(await measureTurn(browser, name === "middlewareForm" ? a2uiDemo!.url : scriptedDemo.url, ITEM_TURNS[name]));
     }
     return measured;
   } finally {
     await scriptedDemo.close();
-    await a2uiDemo.close();
-    await agent.close();
+    await a2uiDemo?.close();
+    await agent?.close();
   }
 }
