@@ -289,12 +289,24 @@ const hasSnapshot = (turn: TurnRecord) => turn.served.some((served) => served.sc
 function nextInputs(played: Played): string[] {
   const problems: string[] = [];
   const messageInputs = played.inputs.filter((entry) => entry.role === "main" || entry.role === "probe").filter((entry) => entry.role === "probe" || played.turns[entry.turn]?.action === "message");
+  // The calls a turn that finished left without a result are the chat's to answer (AG-UI's derived pendingToolCallIds);
+  // a run that failed, was stopped or ended at an interrupt leaves its calls as the agent left them.
+  const leftToChat = new Set<string>();
+  const seenCalls = new Set<string>();
+  for (const turn of played.turns) {
+    for (const message of turn.historyAfter) {
+      for (const call of (message as { toolCalls?: { id: string }[] }).toolCalls ?? []) {
+        if (!seenCalls.has(call.id) && turn.spec.ending.kind === "finish") leftToChat.add(call.id);
+        seenCalls.add(call.id);
+      }
+    }
+  }
   for (const { turn, role, input } of messageInputs) {
     const { messages } = input;
     messages.forEach((message, at) => {
       for (const call of (message as { toolCalls?: { id: string; function: { name: string } }[] }).toolCalls ?? []) {
         const answered = messages.slice(at + 1).some((later) => later.role === "tool" && later.toolCallId === call.id);
-        if (!answered) problems.push(`the input of ${role === "probe" ? "the last message" : `turn ${turn}`} has ${call.function.name} call ${call.id} with no tool result after it`);
+        if (!answered && leftToChat.has(call.id)) problems.push(`the input of ${role === "probe" ? "the last message" : `turn ${turn}`} has ${call.function.name} call ${call.id}, which a finished run left the chat, with no tool result after it`);
       }
     });
   }
@@ -325,7 +337,7 @@ function nextInputs(played: Played): string[] {
 const properties: [string, (played: Played) => string[]][] = [
   ["(a)=(b) the live answer and the restored one carry the same stopped and failed marks and inline error text", liveAgainstRestored],
   ["(c) onError is called once for each failed turn (message, resume, cancellation), with the words the chat shows, and never for a finished or stopped one", onErrorCalls],
-  ["(d) the next run's input answers every tool call and holds the turn's text as the history and the chat had it", nextInputs],
+  ["(d) the next run's input answers every tool call a finished run left the chat, and holds the turn's text as the history and the chat had it", nextInputs],
   ["the live answer says what the stream did: the failure's words, no mark when finished, 'Response stopped' on what a stop cut", liveAgainstStream],
 ];
 

@@ -22,18 +22,27 @@ const interrupt = (toolCallId: string) => ({ type: "interrupt", interrupts: [{ i
 const noneAsked = new Set<string>();
 
 describe("fatesAtFinish", () => {
-  it("hands over the calls the outcome names when no client tools are given, and fails the others without a result", () => {
+  it("hands over the calls the outcome names when no client tools are given, and leaves the others the agent's; with no list, the chat answers every call left without a result", () => {
     const fateOf = fatesAtFinish(pending("t1"), { clientTools: undefined, asked: noneAsked });
     expect([fateOf("t1", "paint"), fateOf("t2", "paint")]).toEqual<Fate[]>([{ status: "handedOver", byPerson: false }, { status: "failed", why: NO_TOOL_RESULT }]);
-    expect(fatesAtFinish(undefined, { clientTools: undefined, asked: noneAsked })("t1", "paint")).toEqual({ status: "failed", why: NO_TOOL_RESULT });
+    expect(fatesAtFinish(undefined, { clientTools: undefined, asked: noneAsked })("t1", "paint")).toEqual({ status: "failed", why: NO_TOOL_RESULT, chatAnswers: true });
   });
 
-  it("hands over a call of a client tool given, to the person for an asked tool, and fails a call named for a tool the client lacks", () => {
-    const fateOf = fatesAtFinish(pending("t3"), { clientTools: ["paint", "pick_color"], asked: new Set(["pick_color"]) });
-    expect([fateOf("t1", "paint"), fateOf("t2", "pick_color"), fateOf("t3", "launch"), fateOf("t4", "search")]).toEqual<Fate[]>([
+  it("with no list in the outcome, hands over the calls of the client tools given, to the person for an asked tool, and answers the others as the chat (it has no tool for them)", () => {
+    const fateOf = fatesAtFinish(pending(), { clientTools: ["paint", "pick_color"], asked: new Set(["pick_color"]) });
+    expect([fateOf("t1", "paint"), fateOf("t2", "pick_color"), fateOf("t4", "search")]).toEqual<Fate[]>([
       { status: "handedOver", byPerson: false },
       { status: "handedOver", byPerson: true },
-      { status: "failed", why: NO_CLIENT_TOOL },
+      { status: "failed", why: NO_TOOL_RESULT, chatAnswers: true },
+    ]);
+  });
+
+  it("takes the outcome's list as the calls that are the chat's: one it names for a tool the client lacks fails with the chat's answer, a client tool's call it does not name is the agent's", () => {
+    const fateOf = fatesAtFinish(pending("t1", "t3"), { clientTools: ["paint", "pick_color"], asked: new Set(["pick_color"]) });
+    expect([fateOf("t1", "paint"), fateOf("t2", "pick_color"), fateOf("t3", "launch"), fateOf("t4", "search")]).toEqual<Fate[]>([
+      { status: "handedOver", byPerson: false },
+      { status: "failed", why: NO_TOOL_RESULT },
+      { status: "failed", why: NO_CLIENT_TOOL, chatAnswers: true },
       { status: "failed", why: NO_TOOL_RESULT },
     ]);
   });
@@ -76,14 +85,19 @@ describe("closeUnanswered", () => {
     return { sent, chain, calls, send };
   }
 
-  it("closes the unanswered calls as their fates say: the chain sent once, then the results of those that failed", () => {
+  it("closes the unanswered calls as their fates say, the chain sent once, and writes no result for a call the agent left without one", () => {
     const { sent, chain, calls, send } = run();
     closeUnanswered(calls, chain, fatesAtFinish(pending("t1"), { clientTools: undefined, asked: noneAsked }), send);
     expect(sent).toEqual([
       { kind: "options", options: { chain_of_thought: [{ tool_name: "paint", status: "success" }, { tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } }, { tool_name: "fetch", status: "processing" }] } },
-      { kind: "history.message", message: { id: "t2-no-result", role: "tool", toolCallId: "t2", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } },
     ]);
     expect(calls.ofRun().map((call) => [call.toolCallId, call.status])).toEqual([["t1", "handedOver"], ["t2", "failed"], ["t3", "answered"]]);
+  });
+
+  it("writes the chat's own result for a call handed to it that it has no tool for, after the chain", () => {
+    const { sent, chain, calls, send } = run();
+    closeUnanswered(calls, chain, fatesAtFinish(pending("t2"), { clientTools: ["paint"], asked: noneAsked }), send);
+    expect(sent.slice(1)).toEqual([{ kind: "history.message", message: { id: "t2-no-result", role: "tool", toolCallId: "t2", content: NO_CLIENT_TOOL, error: NO_CLIENT_TOOL } }]);
   });
 
   it("sends nothing once every call is closed", () => {

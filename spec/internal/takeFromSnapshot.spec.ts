@@ -27,12 +27,17 @@ function streamed() {
   calls.start("t2", "fetch", "a1", "tool:t2");
   sent.length = 0;
   const chains = () => sent.flatMap((element) => ("kind" in element && element.kind === "options" ? [element.options.chain_of_thought!] : []));
-  return { sent, chain, calls, chains };
+  /** As toolCallSteps answers a call: its step shows the result. */
+  const answer = (toolCallId: string, content: string, error: string | undefined) => {
+    const found = calls.answer(toolCallId);
+    if (found) chain.set(found.step, { ...chain.at(found.step)!, response: { content }, status: error ? "failure" : "success" });
+  };
+  return { sent, chain, calls, chains, answer };
 }
 
 describe("takeFromSnapshot", () => {
   it("takes the arguments and the calls the events got wrong, sending the chain once, and gives the new calls", () => {
-    const { sent, chain, calls, chains } = streamed();
+    const { sent, chain, calls, chains, answer } = streamed();
     const messages = [
       { id: "u1", role: "user", content: "hi" },
       { id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"b"}'), call("t2", "fetch", '{"url":"x"}'), call("t3", "read", '{"path":"p"}'), call("t4", "list", "{}")] },
@@ -40,7 +45,7 @@ describe("takeFromSnapshot", () => {
       { id: "r3", role: "tool", toolCallId: "t3", content: "text" },
       { id: "r3b", role: "tool", toolCallId: "t3", content: "later" },
     ] as Message[];
-    const found = takeFromSnapshot(messages, calls, chain);
+    const found = takeFromSnapshot(messages, calls, chain, answer);
     expect(found).toEqual([
       { toolCallId: "t3", name: "read", args: { path: "p" }, parentMessageId: "a1" },
       { toolCallId: "t4", name: "list", args: {}, parentMessageId: "a1" },
@@ -61,15 +66,32 @@ describe("takeFromSnapshot", () => {
   });
 
   it("marks a call whose result in the snapshot carries an error as a failure", () => {
-    const { chain, calls, chains } = streamed();
-    takeFromSnapshot([{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"a"}'), call("t3", "read", "{}")] }, { id: "r3", role: "tool", toolCallId: "t3", content: "", error: "denied" }] as Message[], calls, chain);
+    const { chain, calls, chains, answer } = streamed();
+    takeFromSnapshot([{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"a"}'), call("t3", "read", "{}")] }, { id: "r3", role: "tool", toolCallId: "t3", content: "", error: "denied" }] as Message[], calls, chain, answer);
     expect(chains().at(-1)?.[2]?.status).toBe("failure");
   });
 
   it("changes and sends nothing when the snapshot has the calls as they were streamed", () => {
-    const { sent, chain, calls } = streamed();
-    expect(takeFromSnapshot([{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{ "q": "a" }')] }] as Message[], calls, chain)).toEqual([]);
+    const { sent, chain, calls, answer } = streamed();
+    expect(takeFromSnapshot([{ id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{ "q": "a" }')] }] as Message[], calls, chain, answer)).toEqual([]);
     expect(sent).toEqual([]);
+  });
+
+  it("answers a call the run streamed with the result the snapshot holds for it (a supervisor's handoff, whose result LangGraph does not stream), but not one still streaming its arguments", () => {
+    const { chain, calls, chains, answer } = streamed();
+    const messages = [
+      { id: "a1", role: "assistant", toolCalls: [call("t1", "search", '{"q":"a"}'), call("t2", "fetch", "")] },
+      { id: "r1", role: "tool", toolCallId: "t1", content: "Successfully transferred to writer" },
+      { id: "r2", role: "tool", toolCallId: "t2", content: "too early" },
+    ] as Message[];
+    expect(takeFromSnapshot(messages, calls, chain, answer)).toEqual([]);
+    expect(chains()).toEqual<CarbonChainOfThoughtStep[][]>([
+      [
+        { tool_name: "search", status: "success", request: { args: { q: "a" } }, response: { content: "Successfully transferred to writer" } },
+        { tool_name: "fetch", status: "processing" },
+      ],
+    ]);
+    expect([calls.get("t1")!.status, calls.get("t2")!.status]).toEqual(["answered", "open"]);
   });
 });
 

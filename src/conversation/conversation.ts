@@ -5,7 +5,7 @@ import { deepFreeze } from "../internal/deepFreeze";
 import { frameScheduler } from "../internal/frameScheduler";
 import { randomId } from "../internal/ids";
 import { applyPatchAtomically, type PatchOutcome } from "../internal/jsonPatch";
-import { History, type HistoryMessage } from "./history";
+import { History, type HeldCall, type HistoryMessage } from "./history";
 import { SharedStateDocument } from "./sharedStateDocument";
 
 /** A running activity (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by the message id it belongs to. */
@@ -153,6 +153,16 @@ export class Conversation {
   /** The latest tool call with this id in the history, with the id of the assistant message that made it. */
   findToolCall(toolCallId: string): { call: ToolCall; messageId: string } | undefined {
     return this.history.findToolCall(toolCallId);
+  }
+
+  /** The text of every assistant message the thread's history has held, by id, those a snapshot dropped since included: what the person has seen. */
+  get heldTexts(): ReadonlyMap<string, string> {
+    return this.history.heldTexts;
+  }
+
+  /** The calls the history has held a result of, as it held them: a later run that announces one again replays it. */
+  answeredCalls(): Map<string, HeldCall> {
+    return this.history.answeredCalls();
   }
 
   /** Whether the history holds a message with this id (or the place of one that has started). */

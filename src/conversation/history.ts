@@ -5,6 +5,12 @@ import { EncryptedValues } from "./encryptedValues";
 import { MessageList } from "./messageList";
 import { reconcileSnapshot } from "./snapshotReconciliation";
 
+/** A call as the history holds it. */
+export interface HeldCall {
+  name: string;
+  arguments: string;
+}
+
 /** A message of the history: any role but `activity`, which is an activity, not history. */
 export type HistoryMessage = Exclude<Message, { role: "activity" }>;
 
@@ -20,6 +26,12 @@ export class History {
   private readonly list = new MessageList();
   private readonly encrypted = new EncryptedValues();
   private readonly subject = new BehaviorSubject<readonly Message[]>(Object.freeze([]));
+  /**
+   * What the history has held, also once a snapshot dropped it: each
+   * assistant message's text, each call, and the calls it has held a result
+   * of. A later run that streams one again replays it; it is not new.
+   */
+  private readonly held = { texts: new Map<string, string>(), calls: new Map<string, HeldCall>(), answered: new Set<string>() };
 
   /** The history, republished on every change. */
   readonly messages$: Observable<readonly Message[]> = this.subject.asObservable();
@@ -36,8 +48,31 @@ export class History {
     for (const message of messages) {
       if (this.list.has(message.id)) this.list.place(message);
       else this.list.append(message);
+      this.note(message);
     }
     this.publish();
+  }
+
+  /** The text of every assistant message the history has held, by id (the latest it held), those a snapshot dropped since included. */
+  get heldTexts(): ReadonlyMap<string, string> {
+    return this.held.texts;
+  }
+
+  /** Every call the history has held a result of, as it held the call. */
+  answeredCalls(): Map<string, HeldCall> {
+    const answered = new Map<string, HeldCall>();
+    for (const toolCallId of this.held.answered) {
+      const call = this.held.calls.get(toolCallId);
+      if (call) answered.set(toolCallId, call);
+    }
+    return answered;
+  }
+
+  private note(message: Message): void {
+    if (message.role === "tool") return void this.held.answered.add(message.toolCallId);
+    if (message.role !== "assistant") return;
+    if (typeof message.content === "string" && message.content !== "") this.held.texts.set(message.id, message.content);
+    for (const call of message.toolCalls ?? []) this.held.calls.set(call.id, { name: call.function.name, arguments: call.function.arguments });
   }
 
   get messages(): readonly Message[] {
@@ -58,6 +93,7 @@ export class History {
    */
   upsert(message: HistoryMessage): void {
     this.list.place(message);
+    this.note(message);
     // Where it went: its own place, or, for calls under another role's message, an assistant message per call.
     for (const id of [message.id, ...((message as { toolCalls?: ToolCall[] }).toolCalls ?? []).map((call) => call.id)]) {
       const placed = this.list.get(id);
@@ -84,7 +120,10 @@ export class History {
    */
   replace(messages: readonly HistoryMessage[]): void {
     const { updated, removed } = reconcileSnapshot(this.list, messages);
-    for (const message of updated) this.encrypted.settle(this.list, this.list.get(message.id)!);
+    for (const message of updated) {
+      this.encrypted.settle(this.list, this.list.get(message.id)!);
+      this.note(message);
+    }
     if (updated.length > 0 || removed) this.publish();
   }
 
@@ -102,7 +141,11 @@ export class History {
 
   /** Puts `messages` last, in their order (an answer set aside, back). */
   appendAll(messages: readonly HistoryMessage[]): void {
-    for (const message of messages) if (!this.list.has(message.id)) this.list.append(message);
+    for (const message of messages) {
+      if (this.list.has(message.id)) continue;
+      this.list.append(message);
+      this.note(message);
+    }
     this.publish();
   }
 

@@ -4,7 +4,7 @@ import type { PipelineElement } from "../instructions";
 import type { ChainSteps } from "./chainSteps";
 import type { ToolCallsInProgress } from "./toolCallsInProgress";
 
-/** The result recorded for a call the agent ended without answering. */
+/** What the step of a call left without a result says; the chat's answer to one a successful run left it without naming it (see `fatesAtFinish`). */
 export const NO_TOOL_RESULT = "The tool call ended without a result";
 
 /** The description of the step of a call an interrupt holds. */
@@ -16,7 +16,7 @@ export const AWAITING_ANSWER = "Waiting for your answer";
 /** The description of the step of a call a tool server's approval holds. */
 export const AWAITING_APPROVAL = "Waiting for approval";
 
-/** The result recorded for a call the run's outcome hands to the client, which has no tool of that name. */
+/** The result the chat gives a call the run's outcome hands to it, for a tool it does not have: it is that call's executor. */
 export const NO_CLIENT_TOOL = "The agent handed this call to the chat, which has no tool of that name";
 
 /** What becomes of a call the run leaves without a result. */
@@ -25,8 +25,13 @@ export type Fate =
   | { status: "held" }
   /** The client answers it, with the run that follows: its code, or the person (`byPerson`). */
   | { status: "handedOver"; byPerson: boolean }
-  /** Nobody answers it: `why` is its result. */
-  | { status: "failed"; why: string };
+  /**
+   * Its step fails, saying `why`. A call the agent left without a result keeps
+   * none in the history (the agent's record is the truth); one handed to the
+   * chat that it cannot run gets `why` as its result (`chatAnswers`): the chat
+   * is its executor.
+   */
+  | { status: "failed"; why: string; chatAnswers?: true };
 
 /** Decides the fate of an unanswered call. */
 export type FateOf = (toolCallId: string, name: string) => Fate;
@@ -35,7 +40,8 @@ const HELD: Fate = { status: "held" };
 const TO_CLIENT: Fate = { status: "handedOver", byPerson: false };
 const TO_PERSON: Fate = { status: "handedOver", byPerson: true };
 const WITHOUT_RESULT: Fate = { status: "failed", why: NO_TOOL_RESULT };
-const WITHOUT_CLIENT_TOOL: Fate = { status: "failed", why: NO_CLIENT_TOOL };
+const WITHOUT_CLIENT_TOOL: Fate = { status: "failed", why: NO_CLIENT_TOOL, chatAnswers: true };
+const LEFT_TO_CHAT: Fate = { status: "failed", why: NO_TOOL_RESULT, chatAnswers: true };
 
 /** The tools the client runs, as `toolCallSteps` is given them. */
 export interface ClientTools {
@@ -47,22 +53,28 @@ export interface ClientTools {
 
 /**
  * The fates of the unanswered calls of a run that finished with `outcome`,
- * the one place they are decided: a call an interrupt names is held; on a
- * successful run, a call the outcome names (`pendingToolCallIds`), or of one
- * of `clientTools` when they are given, is handed over, to the person for one of the `asked` tools;
- * a call the outcome names for a tool not among the `clientTools` given fails
- * with NO_CLIENT_TOOL, any other with NO_TOOL_RESULT.
+ * the one place they are decided (which calls are the chat's to answer, as
+ * AG-UI 1.0's `pendingToolCallIds` says):
+ * - a call an interrupt names is held;
+ * - on a successful run, the calls its outcome lists are the chat's; when it
+ *   lists none, every call without a result is (as `@ag-ui/client` derives
+ *   them). The chat's call is handed over to a tool it has (to the person for
+ *   one of the `asked` tools); one it has no tool for fails, with the chat's
+ *   answer as its result (`chatAnswers`): NO_CLIENT_TOOL for a call the
+ *   outcome named, NO_TOOL_RESULT for one derived;
+ * - any other call is the agent's, left without a result: its step fails
+ *   with NO_TOOL_RESULT, and nobody writes a result for it.
  */
 export function fatesAtFinish(outcome: RunFinishedOutcome | undefined, { clientTools, asked }: ClientTools): FateOf {
-  const pending = new Set(outcome?.type === "success" ? outcome.pendingToolCallIds : []);
+  const listed = outcome?.type === "success" && (outcome.pendingToolCallIds?.length ?? 0) > 0 ? new Set(outcome.pendingToolCallIds) : undefined;
   const held = new Set(outcome?.type === "interrupt" ? outcome.interrupts.map((interrupt) => interrupt.toolCallId) : []);
   // Only a successful run waits on the client: after an interrupt or a cancellation, nobody answers its other calls.
   const handsOver = outcome === undefined || outcome.type === "success";
   return (toolCallId, name) => {
     if (held.has(toolCallId)) return HELD;
-    if (!handsOver) return WITHOUT_RESULT;
-    if (clientTools === undefined ? pending.has(toolCallId) : clientTools.includes(name)) return asked.has(name) ? TO_PERSON : TO_CLIENT;
-    return clientTools !== undefined && pending.has(toolCallId) ? WITHOUT_CLIENT_TOOL : WITHOUT_RESULT;
+    if (!handsOver || (listed && !listed.has(toolCallId))) return WITHOUT_RESULT;
+    if (listed ? clientTools === undefined || clientTools.includes(name) : clientTools?.includes(name)) return asked.has(name) ? TO_PERSON : TO_CLIENT;
+    return listed ? WITHOUT_CLIENT_TOOL : LEFT_TO_CHAT;
   };
 }
 
@@ -83,10 +95,10 @@ export function closedStep(step: CarbonChainOfThoughtStep, fate: Fate): CarbonCh
 
 /**
  * Closes every call of the run still without a result, as `fateOf` decides:
- * its status becomes its fate's, its step shows it (the chain sent once),
- * and a call that failed gets its result in the history, with `error` (every
- * call is in the history from its START, and the next run must not carry a
- * call without a result: providers reject it).
+ * its status becomes its fate's, and its step shows it (the chain sent
+ * once). Only a call the chat answers as its executor (`chatAnswers`) gets
+ * a result in the history, with `error`; a call the agent left without one
+ * stays so, as `@ag-ui/client` keeps it.
  */
 export function closeUnanswered(calls: ToolCallsInProgress, chain: ChainSteps, fateOf: FateOf, send: (element: PipelineElement) => void): void {
   const failed: [toolCallId: string, why: string][] = [];
@@ -95,7 +107,7 @@ export function closeUnanswered(calls: ToolCallsInProgress, chain: ChainSteps, f
       const fate = fateOf(toolCallId, call.name);
       call.status = fate.status;
       chain.set(call.step, closedStep(chain.at(call.step)!, fate));
-      if (fate.status === "failed") failed.push([toolCallId, fate.why]);
+      if (fate.status === "failed" && fate.chatAnswers) failed.push([toolCallId, fate.why]);
     }
   });
   for (const [toolCallId, why] of failed) {

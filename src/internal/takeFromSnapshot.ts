@@ -14,13 +14,19 @@ import type { AgUiToolCall, ToolCallsInProgress } from "./toolCallsInProgress";
  * the first's own arguments are found. A call still streaming keeps its
  * arguments; a call with other arguments gets the snapshot's, in its step; a
  * call the run did not stream gets a step, with its result when the snapshot
- * has one. The chain is sent once, if it changed. Returns the calls the run
- * did not stream, for `onToolCall`.
+ * has one. A call of the run still waiting for its result is answered by
+ * the snapshot's (`answer`): LangGraph streams none for a supervisor's
+ * `transfer_to_*`, its snapshot holds it. The chain is sent once, if it
+ * changed. Returns the calls the run did not stream, for `onToolCall`.
  */
-export function takeFromSnapshot(messages: readonly Message[], calls: ToolCallsInProgress, chain: ChainSteps): AgUiToolCall[] {
+export function takeFromSnapshot(messages: readonly Message[], calls: ToolCallsInProgress, chain: ChainSteps, answer: (toolCallId: string, content: string, error: string | undefined) => void): AgUiToolCall[] {
   const found: AgUiToolCall[] = [];
   const resultOf = firstResults(messages);
   chain.batch(() => {
+    for (const [toolCallId] of calls.unanswered()) {
+      const result = calls.isOpen(toolCallId) ? undefined : resultOf(toolCallId);
+      if (result) answer(toolCallId, result.content, result.error);
+    }
     for (const message of messages) {
       if (message.role !== "assistant" || !message.toolCalls?.some((toolCall) => calls.has(toolCall.id))) continue;
       for (const { id, function: { name, arguments: raw } } of message.toolCalls) {

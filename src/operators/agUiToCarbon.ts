@@ -69,6 +69,12 @@ export interface AgUiToCarbonOptions
   conversation?: Conversation;
   /** Sees every event after chunk expansion and sequence checks, before any mapping. A throw fails the turn. */
   onEvent?: (event: AGUIEvent) => void;
+  /**
+   * The calls whose results the thread held before this run, as it held
+   * them (a later run that announces one again replays it: see
+   * `toolCallSteps()`). Default: those the conversation's history has held.
+   */
+  answeredCalls?: ReadonlyMap<string, { name: string; arguments: string }>;
   /** Your own operators, run in order on the checked events before the built-in mappings. */
   operators?: readonly MonoTypeOperatorFunction<PipelineElement>[];
   /**
@@ -160,6 +166,9 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     options;
   const itemOptions = itemOptionsOf(options);
   const history = conversation.messages;
+  // What the person has seen so far: a run that streams it again replays it (copies: the history goes on growing).
+  const shown = new Map(conversation.heldTexts);
+  const answeredCalls = options.answeredCalls ?? conversation.answeredCalls();
   const clarificationContext = {
     threadId: conversation.threadId,
     state: conversation.state,
@@ -178,12 +187,12 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     sharedState(),
     predictState(onInvalidEvent ? { onInvalidEvent } : {}),
     activities(),
-    textMessages(),
+    textMessages({ shown }),
     reasoningSteps(),
     subagentSteps(),
-    toolCallSteps({ ...itemOptions, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }), ...(approvals && { approvals: true }) }),
+    toolCallSteps({ ...itemOptions, answeredCalls, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }), ...(approvals && { approvals: true }) }),
     carbonItems(itemOptions),
-    messagesSnapshot({ knownMessageIds: history.map((message) => message.id) }),
+    messagesSnapshot({ knownMessageIds: [...history.map((message) => message.id), ...shown.keys()] }),
     a2uiSurfaces({ knownActivityIds: [...conversation.activities.keys()] }),
     chainOfThought(),
     // end of run

@@ -40,7 +40,7 @@ describe("runOutcome", () => {
     expect(seen).toEqual([{ result: { answer: 42 } }, { outcome: { type: "cancelled" } }]);
   });
 
-  it("lists the calls the run hands over as pending when a success does not list them (as CopilotKit and Mastra end a run waiting on a frontend tool)", () => {
+  it("lists the calls the run left the chat (handed over, or failed for want of a tool) as pending when a success does not list them, as @ag-ui/client derives them (CopilotKit and Mastra end a run waiting on a frontend tool so)", () => {
     const seen: unknown[] = [];
     const call = (toolCallId: string, status: RunToolCall["status"]): RunToolCall => ({ toolCallId, name: "paint", arguments: "{}", status });
     const calls = [call("t1", "handedOver"), call("t2", "answered"), call("t3", "handedOver"), call("t4", "failed"), call("t5", "held")];
@@ -53,15 +53,15 @@ describe("runOutcome", () => {
       }));
       expectObservable(source.pipe(runOutcome({ onRunFinished: (finished) => seen.push(finished) }))).toBe("-c-(rt)--(st)--(ut)--|", elements({
         c: { kind: "run.toolCalls", calls },
-        r: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
-        s: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+        r: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3", "t4"] } },
+        s: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t1", "t3", "t4"] } },
         u: { kind: "run.finished", outcome: { type: "success", pendingToolCallIds: ["t3"] } },
         t: instr.finished(),
       }));
     });
     expect(seen).toEqual([
-      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
-      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3"] } },
+      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3", "t4"] } },
+      { outcome: { type: "success", pendingToolCallIds: ["t1", "t3", "t4"] } },
       { outcome: { type: "success", pendingToolCallIds: ["t3"] } },
     ]);
   });

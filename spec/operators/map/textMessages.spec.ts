@@ -62,6 +62,32 @@ describe("textMessages", () => {
     });
   });
 
+  it("shows nothing of a message the person has seen that a later run streams again (LangGraph re-streams a subgraph's words after a resume), and keeps it in the history", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E-s-b-e---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Seen."), E: ev.textEnd("m1"), s: ev.textStart("m2"), b: ev.text("m2", "New."), e: ev.textEnd("m2") }));
+      expectObservable(source.pipe(textMessages({ shown: new Map([["m1", "Seen."]]) }))).toBe("-r---h-R-b-(cm)|", {
+        r: instr.reserve("m1"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Seen." }),
+        R: instr.reserve("m2"),
+        b: instr.textDelta("m2", "New."),
+        c: instr.textComplete("m2", "New."),
+        m: instr.history({ id: "m2", role: "assistant", content: "New." }),
+      });
+    });
+  });
+
+  it("shows a message whose id the person has seen whole once its text turns out other than what was seen (an agent that reuses an id)", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-b-E---|", events({ S: ev.textStart("m1"), a: ev.text("m1", "Hel"), b: ev.text("m1", "p!"), E: ev.textEnd("m1") }));
+      expectObservable(source.pipe(textMessages({ shown: new Map([["m1", "Hello."]]) }))).toBe("-r---d-(ch)|", {
+        r: instr.reserve("m1"),
+        d: instr.textDelta("m1", "Help!"),
+        c: instr.textComplete("m1", "Help!"),
+        h: instr.history({ id: "m1", role: "assistant", content: "Help!" }),
+      });
+    });
+  });
+
   it("skips empty deltas and empty messages", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", ""), E: ev.textEnd("m1") }));

@@ -84,22 +84,22 @@ describe("toolCallSteps", () => {
     expect(invalid).toEqual([{ response_type: "image" }]);
   });
 
-  it("marks steps still processing as failed when the run fails, is stopped or breaks off", () => {
+  it("marks steps still processing as failed when the run fails, is stopped or breaks off, writing no result; a successful run that lists no pending calls leaves them to the chat, which answers one it has no tool for", () => {
     const processing = chain({ tool_name: "search", status: "processing" });
     const failed = chain({ tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } });
     testScheduler().run(({ cold, expectObservable }) => {
       const runError = ev.runError("boom") as PipelineElement;
       const started = { s: processing, H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }) };
-      const n = instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT });
       const finished = ev.runFinished() as PipelineElement;
-      expectObservable(cold("-S----e----|", elements({ S: start("t1", "search"), e: runError })).pipe(steps())).toBe("-(sH)-(fne)|", { ...started, f: failed, n, e: runError });
-      expectObservable(cold("-S----t----|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(steps())).toBe("-(sH)-(fnt)|", { ...started, f: failed, n, t: instr.stopped() });
-      expectObservable(cold("-S----#", elements({ S: start("t1", "search") })).pipe(steps())).toBe("-(sH)-(fn#)", { ...started, f: failed, n });
+      expectObservable(cold("-S----e----|", elements({ S: start("t1", "search"), e: runError })).pipe(steps())).toBe("-(sH)-(fe)-|", { ...started, f: failed, e: runError });
+      expectObservable(cold("-S----t----|", elements({ S: start("t1", "search"), t: instr.stopped() })).pipe(steps())).toBe("-(sH)-(ft)-|", { ...started, f: failed, t: instr.stopped() });
+      expectObservable(cold("-S----#", elements({ S: start("t1", "search") })).pipe(steps())).toBe("-(sH)-(f#)", { ...started, f: failed });
+      const n = instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT });
       expectObservable(cold("-S----F----|", elements({ S: start("t1", "search"), F: finished })).pipe(steps())).toBe("-(sH)-(fnF)|", { ...started, f: failed, n, F: finished });
     });
   });
 
-  it("fails a call the finished run left without a result, and records that as its result so the next run carries none unanswered (a tool that threw, in CopilotKit and Mastra)", () => {
+  it("answers, as the chat, a call a successful run left without a result and without naming its pending calls (AG-UI's client derives it as the application's: a tool that threw, in CopilotKit and Mastra), so the next run carries none unanswered", () => {
     const made = call("t1", "get_stock_price", '{"symbol":"IBM"}');
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----a-E----F----|", elements({ S: start("t1", "get_stock_price", "m1"), a: ev.toolArgs("t1", '{"symbol":"IBM"}'), E: ev.toolEnd("t1"), F: ev.runFinished() }));
@@ -118,12 +118,11 @@ describe("toolCallSteps", () => {
   it("keeps a call cut short in the history with its arguments so far", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----a-#", elements({ S: start("t1", "search"), a: ev.toolArgs("t1", '{"q":') }));
-      expectObservable(source.pipe(steps())).toBe("-(sH)---(Cfn#)", {
+      expectObservable(source.pipe(steps())).toBe("-(sH)---(Cf#)", {
         s: chain({ tool_name: "search", status: "processing" }),
         H: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", "")] }),
         C: instr.history({ id: "t1", role: "assistant", toolCalls: [call("t1", "search", '{"q":')] }),
         f: chain({ tool_name: "search", status: "failure", response: { content: NO_TOOL_RESULT } }),
-        n: instr.history({ id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT }),
       });
     });
   });
@@ -190,16 +189,15 @@ describe("toolCallSteps", () => {
     });
   });
 
-  it("hands nothing over on a run that ends on an interrupt or is cancelled: a client tool's call the interrupts do not hold fails, with its result", () => {
+  it("hands nothing over on a run that ends on an interrupt or is cancelled: the step of a client tool's call the interrupts do not hold fails, and nobody answers it", () => {
     for (const finished of [ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval" }] } }), ev.runFinished({ outcome: { type: "cancelled" } })]) {
       testScheduler().run(({ cold, expectObservable }) => {
         const source = cold("-S----E----F----|", elements({ S: start("t1", "pick_color"), E: ev.toolEnd("t1"), F: finished }));
-        expectObservable(source.pipe(steps({ clientTools: ["pick_color"], askedTools: [{ name: "pick_color" }] }))).toBe("-(sh)-(eh)-(fgF)|", {
+        expectObservable(source.pipe(steps({ clientTools: ["pick_color"], askedTools: [{ name: "pick_color" }] }))).toBe("-(sh)-(eh)-(fF)-|", {
           s: chain({ tool_name: "pick_color", status: "processing" }),
           e: chain({ tool_name: "pick_color", status: "processing", request: { args: {} } }),
           h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "pick_color", "")] } },
           f: chain({ tool_name: "pick_color", status: "failure", request: { args: {} }, response: { content: NO_TOOL_RESULT } }),
-          g: { kind: "history.message", message: { id: "t1-no-result", role: "tool", toolCallId: "t1", content: NO_TOOL_RESULT, error: NO_TOOL_RESULT } },
           F: finished as PipelineElement,
         });
       });
@@ -278,6 +276,75 @@ describe("toolCallSteps", () => {
     });
     // A run that ends on an interrupt hands nothing over: the client tool's call t2 fails too.
     expect(seen).toEqual([[["t1", "answered"], ["t2", "failed"], ["t3", "failed"], ["t4", "held"]]]);
+  });
+
+  it("takes the outcome's list as the calls the chat answers: a client tool's call it does not name is the agent's, its step fails and nothing hands it over", () => {
+    const seen: unknown[] = [];
+    testScheduler().run(({ cold }) => {
+      const finished = ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["a1"] } }) as PipelineElement;
+      cold("-(abcd)-z-|", elements({ a: start("a1", "paint"), b: ev.toolEnd("a1"), c: start("b1", "locate"), d: ev.toolEnd("b1"), z: finished }))
+        .pipe(toolCallSteps({ clientTools: ["paint", "locate"] }), chainOfThought())
+        .subscribe((element) => {
+          if ("kind" in element && element.kind === "run.toolCalls") seen.push(element.calls.map((made) => [made.toolCallId, made.status]));
+          if ("kind" in element && element.kind === "options") seen.push(element.options.chain_of_thought!.map((step) => step.status));
+          if ("kind" in element && element.kind === "history.message" && element.message.role === "tool") seen.push(element.message);
+        });
+    });
+    expect(seen.slice(-2)).toEqual([
+      ["success", "failure"],
+      [
+        ["a1", "handedOver"],
+        ["b1", "failed"],
+      ],
+    ]);
+  });
+
+  it("answers a call the run streamed with the result its MESSAGES_SNAPSHOT holds (a supervisor's transfer_to_writer, whose result LangGraph does not stream), and fails nothing at RUN_FINISHED", () => {
+    const snapshot = {
+      type: EventType.MESSAGES_SNAPSHOT,
+      messages: [
+        { id: "s1", role: "assistant", toolCalls: [call("h1", "transfer_to_writer", "{}")] },
+        { id: "r1", role: "tool", toolCallId: "h1", content: "Successfully transferred to writer" },
+      ],
+    } as BaseEvent;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E----m----F----|", elements({ S: start("h1", "transfer_to_writer", "s1"), E: ev.toolEnd("h1"), m: snapshot, F: ev.runFinished() }));
+      expectObservable(source.pipe(steps())).toBe("-(sH)-(eh)-(om)-F----|", {
+        s: chain({ tool_name: "transfer_to_writer", status: "processing" }),
+        H: instr.history({ id: "s1", role: "assistant", toolCalls: [call("h1", "transfer_to_writer", "")] }),
+        e: chain({ tool_name: "transfer_to_writer", status: "processing", request: { args: {} } }),
+        h: instr.history({ id: "s1", role: "assistant", toolCalls: [call("h1", "transfer_to_writer", "")] }),
+        o: chain({ tool_name: "transfer_to_writer", status: "success", request: { args: {} }, response: { content: "Successfully transferred to writer" } }),
+        m: snapshot as PipelineElement,
+        F: ev.runFinished() as PipelineElement,
+      });
+    });
+  });
+
+  it("shows and keeps nothing of a call of answeredCalls a later run announces again (@ag-ui/langgraph re-announces the last turn's handoff), and goes on with the run's own calls", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-(SaER)-T----F----|", elements({ S: start("h1", "transfer_to_researcher", "s1"), a: ev.toolArgs("h1", "{}"), E: ev.toolEnd("h1"), R: result("h1", "Successfully transferred"), T: start("t2", "search", "s2"), F: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t2"] } }) }));
+      expectObservable(source.pipe(steps({ answeredCalls: new Map([["h1", { name: "transfer_to_researcher", arguments: "{ }" }]]) }))).toBe("--------(sH)-(fF)-|", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        H: instr.history({ id: "s2", role: "assistant", toolCalls: [call("t2", "search", "")] }),
+        f: chain({ tool_name: "search", status: "success" }),
+        F: ev.runFinished({ outcome: { type: "success", pendingToolCallIds: ["t2"] } }) as PipelineElement,
+      });
+    });
+  });
+
+  it("shows a call under the id of one answered before as new once its END shows other arguments (an agent that reuses ids), from its START", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S-a-E------R---|", elements({ S: start("c1", "search", "m2"), a: ev.toolArgs("c1", '{"q":"b"}'), E: ev.toolEnd("c1"), R: result("c1", "found") }));
+      expectObservable(source.pipe(steps({ answeredCalls: new Map([["c1", { name: "search", arguments: '{"q":"a"}' }]]) }))).toBe("-----(sHeh)-(oR)|", {
+        s: chain({ tool_name: "search", status: "processing" }),
+        H: instr.history({ id: "m2", role: "assistant", toolCalls: [call("c1", "search", "")] }),
+        e: chain({ tool_name: "search", status: "processing", request: { args: { q: "b" } } }),
+        h: instr.history({ id: "m2", role: "assistant", toolCalls: [call("c1", "search", '{"q":"b"}')] }),
+        o: chain({ tool_name: "search", status: "success", request: { args: { q: "b" } }, response: { content: "found" } }),
+        R: instr.history({ id: "r-c1", role: "tool", toolCallId: "c1", content: "found" }),
+      });
+    });
   });
 
   it("takes the calls of the run's messages from a MESSAGES_SNAPSHOT where the events got them wrong: a call streamed into another (@ag-ui/langgraph), a call never streamed", () => {

@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent, type RunAgentInput, type RunStartedEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent, type RunAgentInput, type RunStartedEvent, type ToolCallStartEvent } from "@ag-ui/core";
 import {
   catchError,
   concat,
@@ -197,7 +197,7 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
           takeUntil(turn.ended$),
           take(1),
           mergeMap(({ first, events: run }) =>
-            concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...options.recording(turn.conversation, requestId, runIdOf(first) ?? input.runId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
+            concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...answeredBefore(turn, prelude), ...options.recording(turn.conversation, requestId, runIdOf(first) ?? input.runId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
           ),
           tap({ error: (error: unknown) => (broken = error instanceof AgUiProtocolError) }),
           finalize(() => {
@@ -216,6 +216,14 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
 }
 
 const isRunFinished = (instruction: CarbonInstruction) => instruction.kind === "run.finished";
+
+/** The calls answered before the run, but those its prelude shows answered now (the chat's answers, shown once in the run they go with). */
+function answeredBefore({ conversation }: Turn, prelude: Prelude): { answeredCalls?: Map<string, { name: string; arguments: string }> } {
+  if (prelude.length === 0) return {};
+  const answeredCalls = conversation.answeredCalls();
+  for (const event of prelude) if (event.type === EventType.TOOL_CALL_START) answeredCalls.delete((event as ToolCallStartEvent).toolCallId);
+  return { answeredCalls };
+}
 
 /** The run id a run's first event (its RUN_STARTED) names. */
 const runIdOf = (first: BaseEvent | undefined): string | undefined => (first?.type === EventType.RUN_STARTED ? (first as RunStartedEvent).runId : undefined);

@@ -25,7 +25,9 @@ export interface RunOutcomeOptions {
  *
  * CopilotKit and Mastra end a run that waits on a frontend tool with no
  * outcome at all: a success that lists no `pendingToolCallIds` gets the calls
- * the run's `run.toolCalls` (from `toolCallSteps()`) marks as handed over.
+ * the run left without a result, as `@ag-ui/client` derives them (its
+ * `run.toolCalls`, from `toolCallSteps()`: handed over, or failed for want of
+ * a tool).
  *
  * ```
  * source: --a--c--F--|    c: run.toolCalls; F: RUN_FINISHED
@@ -36,19 +38,21 @@ export function runOutcome(options: RunOutcomeOptions = {}): MonoTypeOperatorFun
   const { onRunFinished } = options;
   return createOperator<PipelineElement, PipelineElement>(
     (out) => {
-      let handedOver: readonly RunToolCall[] = [];
+      /** The calls the run left the chat to answer, as `toolCallSteps` closed them. */
+      let leftToChat: readonly RunToolCall[] = [];
       let runId = "";
       const reportUsage = (usage: readonly TokenUsage[] | undefined) => {
         if (usage !== undefined && usage.length > 0) out.next({ kind: "run.usage", runId, usage });
       };
       const withPendingCalls = (outcome: RunFinishedOutcome | undefined): RunFinishedOutcome | undefined => {
-        if ((outcome !== undefined && outcome.type !== "success") || (outcome?.pendingToolCallIds?.length ?? 0) > 0 || handedOver.length === 0) return outcome;
-        return { ...outcome, type: "success", pendingToolCallIds: handedOver.map((call) => call.toolCallId) };
+        if ((outcome !== undefined && outcome.type !== "success") || (outcome?.pendingToolCallIds?.length ?? 0) > 0 || leftToChat.length === 0) return outcome;
+        return { ...outcome, type: "success", pendingToolCallIds: leftToChat.map((call) => call.toolCallId) };
       };
       return {
         next(element) {
           if ("kind" in element) {
-            if (element.kind === "run.toolCalls") handedOver = element.calls.filter((call) => call.status === "handedOver");
+            // A successful run that lists none leaves the chat every call it left without a result (see fatesAtFinish).
+            if (element.kind === "run.toolCalls") leftToChat = element.calls.filter((call) => call.status === "handedOver" || call.status === "failed");
             return out.next(element);
           }
           switch (element.type) {

@@ -29,6 +29,13 @@ interface OpenMessage {
  * history with the text so far, so the agent's next run sees what the person
  * saw. (Its Carbon item is closed by `toStreamChunks()`.)
  *
+ * A message the person has already seen (`shown`: an earlier run's, by id)
+ * that a run streams again is a replay (LangGraph re-streams a subgraph's
+ * words after a resume): while its text is what was seen, nothing of it
+ * shows; it goes to the history as any message does. One whose text turns
+ * out other than what was seen (an agent that reuses an id) shows whole
+ * from there on.
+ *
  * A message a subagent says (its START carries `subagentRunId`) is no part
  * of the answer: it goes to the history with its `subagentRunId`, as
  * `@ag-ui/client` keeps it, and its whole text to `subagentSteps()` as
@@ -39,15 +46,36 @@ interface OpenMessage {
  * result: -----d--e--(ch)|    d, e: item.delta "Hel" / "lo"; c: item.complete "Hello"; h: history.message
  * ```
  */
-export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
+export interface TextMessagesOptions {
+  /** The text of the assistant messages the person has seen in earlier runs, by id: a run that streams one again replays it. Default: none. */
+  shown?: ReadonlyMap<string, string>;
+}
+
+export function textMessages(options: TextMessagesOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
+  const { shown } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const open = new Map<string, OpenMessage>();
+    /** Messages of `shown` this run streams again, with what was seen of each and how much of it came again: while their text is that, nothing of them shows. */
+    const replayed = new Map<string, { seen: string; matched: number }>();
+    const showsText = (messageId: string, message: OpenMessage) => message.role === "assistant" && message.subagentRunId === undefined && !replayed.has(messageId);
+    /** Whether a replay's text is still what was seen, `delta` added; once it is not, the message shows, its text so far at once. */
+    const stillReplayed = (messageId: string, message: OpenMessage, delta: string) => {
+      const replay = replayed.get(messageId);
+      if (replay === undefined) return false;
+      if (replay.seen.startsWith(delta, replay.matched)) {
+        replay.matched += delta.length;
+        return true;
+      }
+      replayed.delete(messageId);
+      if (showsText(messageId, message)) out.next({ kind: "item.delta", itemId: messageId, item: { response_type: "text", text: message.text.toString() } });
+      return true;
+    };
     /** The messages ended so far, with their text (the string the history holds, not a copy): one may be reopened. */
     const ended = new Map<string, { role: OpenMessage["role"]; name?: string; subagentRunId?: string; text: string }>();
     /** The message, to the history; a subagent's words to its step too. */
     const keep = (messageId: string, message: Omit<OpenMessage, "text">, text: string) => {
       out.next({ kind: "history.message", message: historyMessage(messageId, message, text) });
-      if (message.subagentRunId !== undefined) out.next({ kind: "subagent.said", subagentRunId: message.subagentRunId, said: "text", text });
+      if (message.subagentRunId !== undefined && !replayed.has(messageId)) out.next({ kind: "subagent.said", subagentRunId: message.subagentRunId, said: "text", text });
     };
 
     const opened = (messageId: string) => {
@@ -84,6 +112,8 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
             const name = before ? before.name : element.name;
             const subagentRunId = before ? before.subagentRunId : element.subagentRunId;
             open.set(element.messageId, { role, text, ...(name !== undefined && { name }), ...(subagentRunId !== undefined && { subagentRunId }) });
+            const seen = before ? undefined : shown?.get(element.messageId);
+            if (seen !== undefined) replayed.set(element.messageId, { seen, matched: 0 });
             if (!before) out.next({ kind: "history.reserve", messageId: element.messageId, role, ...(subagentRunId !== undefined && { subagentRunId }) });
             return;
           }
@@ -91,7 +121,8 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
             const message = opened(element.messageId);
             if (element.delta === "") return;
             message.text.append(element.delta);
-            if (message.role === "assistant" && message.subagentRunId === undefined) {
+            if (stillReplayed(element.messageId, message, element.delta)) return;
+            if (showsText(element.messageId, message)) {
               out.next({ kind: "item.delta", itemId: element.messageId, item: { response_type: "text", text: element.delta } });
             }
             return;
@@ -103,7 +134,7 @@ export function textMessages(): MonoTypeOperatorFunction<PipelineElement> {
             const text = message.text.toString();
             const { text: _buffer, ...about } = message;
             ended.set(element.messageId, { ...about, text });
-            if (message.role === "assistant" && message.subagentRunId === undefined) {
+            if (showsText(element.messageId, message)) {
               out.next({ kind: "item.complete", itemId: element.messageId, item: { response_type: "text", text } });
             }
             keep(element.messageId, message, text);

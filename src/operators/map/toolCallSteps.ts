@@ -1,4 +1,4 @@
-import { EventType, type Message } from "@ag-ui/core";
+import { EventType, type Message, type ToolCallStartEvent } from "@ag-ui/core";
 import type { MonoTypeOperatorFunction } from "rxjs";
 import type { CarbonItem } from "../../carbon";
 import { AgUiInvalidItemError } from "../../errors";
@@ -11,6 +11,7 @@ import { SubagentTitles } from "../../internal/subagentTitles";
 import { takeFromSnapshot } from "../../internal/takeFromSnapshot";
 import { parseToolArguments } from "../../internal/toolArguments";
 import { ToolCallsInProgress, type AgUiToolCall } from "../../internal/toolCallsInProgress";
+import { ReplayedCalls } from "../../internal/replayedCalls";
 import { warnSkippedItem } from "../../internal/warnings";
 import { carbonItemProblems } from "../../itemAllowlist";
 import type { CarbonItemsOptions } from "./carbonItems";
@@ -38,6 +39,16 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
    * `run.toolCalls` names the approval. Default `false`: it is a result.
    */
   approvals?: boolean;
+  /**
+   * The calls whose results the thread held before this run, as it held
+   * them. A run that announces one of them again, with its name and
+   * arguments, replays it (`@ag-ui/langgraph` re-announces an earlier turn's
+   * handoff): it is the call already known, shown and kept as it was, and its
+   * events here change nothing. Its step waits for its END to tell: a call
+   * under a known id with other arguments is new (an agent that reuses ids).
+   * Default: none.
+   */
+  answeredCalls?: ReadonlyMap<string, { name: string; arguments: string }>;
 }
 
 /**
@@ -72,16 +83,18 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  * - held when an interrupt names it: its step stays processing, described as
  *   waiting for a decision;
  * - failed otherwise: `"failure"`, with the response "The tool call ended
- *   without a result" ("The agent handed this call to the chat, which has no
- *   tool of that name" when the outcome names a call of a tool not among the
- *   `clientTools` given), which becomes its `tool` message (with `error`) in
- *   the history: frameworks hand a tool's exception to the model and emit no
- *   result, and the next run must not carry a call without one (providers
- *   reject it: "Tool result is missing for tool call …").
- * When the run fails, is stopped or breaks off, every unanswered call fails
- * that way. Just before the RUN_FINISHED, `run.toolCalls` tells the stages
- * after it what became of each call of the run: answered, handed over, held
- * or failed.
+ *   without a result". The call is the agent's, and the history keeps it as
+ *   the agent left it, with no result (as `@ag-ui/client` does): the chat
+ *   answers only the calls that are its own. A call the outcome hands to the
+ *   chat for a tool not among the `clientTools` given is the chat's to
+ *   answer, and it cannot: "The agent handed this call to the chat, which
+ *   has no tool of that name" is its `tool` message (with `error`).
+ * A snapshot that holds the result of a call still waiting for one answers it
+ * (LangGraph streams none for a supervisor's `transfer_to_*`). When the run
+ * fails, is stopped or breaks off, every unanswered call's step fails so.
+ * Just before the RUN_FINISHED, `run.toolCalls` tells the stages after it
+ * what became of each call of the run: answered, handed over, held or failed.
+ * A call of `answeredCalls` announced again as it was is a replay: nothing of it shows.
  *
  * ```
  * source: --S-----a---E-----R-----F-----|    S/a/E: a tool call "search" and its arguments; R: its result; F: RUN_FINISHED
@@ -89,7 +102,7 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  * ```
  */
 export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
-  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools, askedTools = [], approvals = false, ...policy } = options;
+  const { onToolCall, onInvalidItem = warnSkippedItem, clientTools, askedTools = [], approvals = false, answeredCalls, ...policy } = options;
   const tools = { clientTools, asked: new Set(askedTools.map((tool) => tool.name)) };
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const send = (element: PipelineElement) => out.next(element);
@@ -103,6 +116,16 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       const problems = carbonItemProblems(item, "item", policy);
       if (problems.length > 0) return onInvalidItem(item, new AgUiInvalidItemError(problems));
       out.next({ kind: "item.complete", itemId: item.streaming_metadata?.id ?? `tool-call-${toolCallId}`, item });
+    };
+    /** The calls of `answeredCalls` this run announces again. */
+    const replays = new ReplayedCalls(answeredCalls);
+    /** A call's result, as its TOOL_CALL_RESULT or the run's snapshot gives it: its step shows it, or waits for a reviewer's approval. */
+    const answer = (toolCallId: string, content: unknown, error: unknown) => {
+      const failed = typeof error === "string" && error !== "";
+      const approvalId = approvals && !failed ? pendingApprovalOf(content) : undefined;
+      const call = calls.answer(toolCallId, approvalId);
+      if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status: failed ? "failure" : "success" } : { ...chain.at(call.step)!, description: AWAITING_APPROVAL });
+      return failed;
     };
     const breakOff = () => {
       calls.keepCut();
@@ -121,7 +144,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           return out.next(element);
         }
         if (isEventOfType(element, EventType.MESSAGES_SNAPSHOT)) {
-          const found = takeFromSnapshot(element.messages, calls, chain);
+          const found = takeFromSnapshot(element.messages, calls, chain, answer);
           if (onToolCall) for (const toolCall of found) showToolCallItem(toolCall.toolCallId, onToolCall(toolCall));
           return out.next(element);
         }
@@ -130,40 +153,30 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
           return out.next(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
-          const { toolCallId, toolCallName, parentMessageId, subagentRunId } = element;
           // A START for a call that ended goes on with it (a chunk stream split by another event).
-          if (calls.reopen(toolCallId)) return;
-          const step = toolStepKey(toolCallId);
-          // A subagent's call is a step under the subagent's, saying whose it is.
-          const by = subagents.of(subagentRunId);
-          chain.add(step, { tool_name: toolCallName, ...(by !== undefined && { title: `${by}: ${toolCallName}` }), status: "processing" }, subagentRunId === undefined ? undefined : subagentStepKey(subagentRunId));
-          return calls.start(toolCallId, toolCallName, parentMessageId ?? toolCallId, step, subagentRunId);
+          if (calls.reopen(element.toolCallId)) return;
+          if (replays.started(element)) return;
+          return startCall(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_ARGS)) {
+          if (replays.arguments(element.toolCallId, element.delta)) return;
           return calls.appendArguments(element.toolCallId, element.delta);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_END)) {
-          const { toolCallId } = element;
-          const call = calls.get(toolCallId);
-          if (!call) return;
-          // onToolCall sees a call once, at its first END.
-          const endedBefore = "request" in chain.at(call.step)!;
-          const args = parseToolArguments(call.arguments.toString());
-          chain.set(call.step, { ...chain.at(call.step)!, request: { args } });
-          calls.end(toolCallId, call);
-          if (onToolCall && !endedBefore) {
-            const parentMessageId = call.messageId === toolCallId ? undefined : call.messageId;
-            showToolCallItem(toolCallId, onToolCall({ toolCallId, name: call.name, args, ...(parentMessageId !== undefined && { parentMessageId }) }));
+          const ended = replays.ended(element.toolCallId);
+          if (ended === "replay") return;
+          // Under a known id with other arguments: a new call, shown as any other.
+          if (ended) {
+            startCall(ended.start);
+            calls.appendArguments(element.toolCallId, ended.arguments);
           }
-          return;
+          return endCall(element.toolCallId);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_RESULT)) {
           const { messageId, toolCallId, content } = element;
+          if (replays.isReplay(toolCallId)) return;
           const error = (element as { error?: unknown }).error;
-          const failed = typeof error === "string" && error !== "";
-          const approvalId = approvals && !failed ? pendingApprovalOf(content) : undefined;
-          const call = calls.answer(toolCallId, approvalId);
-          if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status: failed ? "failure" : "success" } : { ...chain.at(call.step)!, description: AWAITING_APPROVAL });
+          const failed = answer(toolCallId, content, error);
           const subagentRunId = (element as { subagentRunId?: string }).subagentRunId;
           return out.next({ kind: "history.message", message: { id: messageId, role: "tool", toolCallId, content, ...(failed && { error }), ...(subagentRunId !== undefined && { subagentRunId }) } as Message });
         }
@@ -172,5 +185,27 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       complete: () => calls.keepCut(),
       error: breakOff,
     };
+
+    function startCall({ toolCallId, toolCallName, parentMessageId, subagentRunId }: ToolCallStartEvent): void {
+      const step = toolStepKey(toolCallId);
+      // A subagent's call is a step under the subagent's, saying whose it is.
+      const by = subagents.of(subagentRunId);
+      chain.add(step, { tool_name: toolCallName, ...(by !== undefined && { title: `${by}: ${toolCallName}` }), status: "processing" }, subagentRunId === undefined ? undefined : subagentStepKey(subagentRunId));
+      calls.start(toolCallId, toolCallName, parentMessageId ?? toolCallId, step, subagentRunId);
+    }
+
+    function endCall(toolCallId: string): void {
+      const call = calls.get(toolCallId);
+      if (!call) return;
+      // onToolCall sees a call once, at its first END.
+      const endedBefore = "request" in chain.at(call.step)!;
+      const args = parseToolArguments(call.arguments.toString());
+      chain.set(call.step, { ...chain.at(call.step)!, request: { args } });
+      calls.end(toolCallId, call);
+      if (onToolCall && !endedBefore) {
+        const parentMessageId = call.messageId === toolCallId ? undefined : call.messageId;
+        showToolCallItem(toolCallId, onToolCall({ toolCallId, name: call.name, args, ...(parentMessageId !== undefined && { parentMessageId }) }));
+      }
+    }
   }, [EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END, EventType.TOOL_CALL_RESULT, EventType.MESSAGES_SNAPSHOT, EventType.SUBAGENT_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR, "turn.end"]);
 }
