@@ -592,10 +592,12 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
   it("ends a resume in flight on reset(): it resolves, and puts nothing back into the new conversation", async () => {
     let failResume: (error: Error) => void = () => undefined;
     const hanging = () => new Observable<BaseEvent>((subscriber) => void (failResume = (error) => subscriber.error(error)));
-    const { adapter, carbon } = scripted(() => interrupts(interrupt("i1")), hanging);
+    const { adapter, carbon, inputs } = scripted(() => interrupts(interrupt("i1")), hanging);
     await adapter.sendMessage(request("Go"), options(), carbon);
     const resumed = adapter.respondToInterrupt({ type: "approve" });
-    await waitUntil(() => adapter.pendingInterrupts.length === 0);
+    await waitUntil(() => inputs.length === 2);
+    // The agent has not taken the decision yet: the card waits, decided.
+    expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
     adapter.reset();
     failResume(new Error("too late"));
     await expect(resumed).resolves.toBeUndefined();

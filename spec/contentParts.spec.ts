@@ -4,8 +4,7 @@ import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter } from "../src/adapter";
 import type { CarbonMessageRequest } from "../src/carbon";
 import { describeContent } from "../src/contentParts";
-import { replayThread } from "../src/threads/threadHistory";
-import { asyncScheduler } from "rxjs";
+import { replayServerThread } from "./support/threads";
 import { ev } from "./support/builders";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -33,12 +32,11 @@ describe("content in parts", () => {
       { id: "a1", role: "assistant" as const, toolCalls: [{ id: "c1", type: "function" as const, function: { name: "render", arguments: "{}" } }] },
       { id: "t1", role: "tool" as const, toolCallId: "c1", content: [{ type: "text" as const, text: "Rendered." }, { type: "image" as const, source: { type: "data" as const, value: PNG, mimeType: "image/png" } }] },
     ];
-    const replayed = replayThread({ threadId: "t", messages, state: {}, interrupts: [] }, { pipeline: {}, scheduler: asyncScheduler, time: "2026-12-01T00:00:00.000Z" });
-    const [request, response] = replayed.transcript;
-    expect(request).toMatchObject({ kind: "request", text: describeContent(parts) });
-    expect(response?.kind === "response" && response.messageOptions?.chain_of_thought?.[0]?.response).toEqual({ content: "Rendered.\nAttached image (image/png)" });
-    expect(replayed.messages).toEqual(messages);
-    expect(JSON.stringify(replayed.transcript)).not.toContain(PNG);
+    const replayed = replayServerThread({ threadId: "t", messages, state: {}, interrupts: [] });
+    expect(replayed.requests[0]).toMatchObject({ input: { text: describeContent(parts) } });
+    expect(replayed.responses[0]?.message_options?.chain_of_thought?.[0]?.response).toEqual({ content: "Rendered.\nAttached image (image/png)" });
+    expect(replayed.conversation.messages).toEqual(messages);
+    expect(JSON.stringify([replayed.requests, replayed.responses])).not.toContain(PNG);
   });
 
   it("sends a host's message in parts through Carbon: Carbon shows what it reads as, and the agent gets the parts", async () => {

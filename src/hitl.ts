@@ -128,7 +128,11 @@ export function isExpired(interrupt: Interrupt, now: number): boolean {
 
 /** A decision as the result of the tool call it answers: the resume entry's payload (`{"status":"cancelled"}` for a rejection), as CopilotKit's own client records it. */
 export function decisionResultContent(decision: InterruptDecision): string {
-  const entry = toResumeEntry("", decision);
+  return resumeResultContent(toResumeEntry("", decision));
+}
+
+/** What a resume entry carries, as the result of the call its interrupt held (see `decisionResultContent`). */
+export function resumeResultContent(entry: ResumeEntry): string {
   if (entry.status === "cancelled") return JSON.stringify({ status: "cancelled" });
   return typeof entry.payload === "string" ? entry.payload : JSON.stringify(entry.payload ?? null);
 }

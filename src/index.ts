@@ -27,12 +27,15 @@ export { coalesceDeltas, type AdaptiveWindow } from "./operators/render/coalesce
 export { escapeHtml } from "./operators/render/escapeHtml";
 
 export { CarbonAgUiAdapter, createAgUiSendMessage, type AnswerFeedback, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
-export { Conversation, type Activity, type ConversationInit } from "./conversation";
+export { Conversation, type Activity, type CardAnswer, type ConversationInit } from "./conversation";
 
-export { conversationOf, snapshotOf, SNAPSHOT_VERSION, type ConversationSnapshot } from "./persistence/snapshot";
+export { compactEvents, CompactingEvents } from "./thread/compactEvents";
+export { branchOf, type ActEntry, type ImportedEntry, type LogEntry, type RunAnswer, type RunEnd, type RunEntry, type ThreadAct, type ThreadLogData } from "./thread/log";
+export { ThreadLog, type LogChange } from "./thread/threadLog";
+export { replayBranch, type ChatItem, type Replayed, type ReplayOptions } from "./thread/replay";
+export { logOf, snapshotOf, SNAPSHOT_VERSION, type ConversationSnapshot } from "./persistence/snapshot";
 export { parseSnapshot, type SnapshotLimits } from "./persistence/schema";
-export { ResponseDraft, type TranscriptDecision, type TranscriptEntry, type TranscriptFeedback, type TranscriptRequest, type TranscriptResponse } from "./persistence/transcript";
-export { recordChunks } from "./operators/record/recordChunks";
+export type { TranscriptDecision, TranscriptEntry, TranscriptFeedback, TranscriptRequest, TranscriptResponse } from "./persistence/transcript";
 export { historyItemsOf, splitAtTurns, type CarbonHistoryItem, type CarbonHistoryRequest, type CarbonHistoryResponse, type RestoreOptions } from "./persistence/restore";
 export { summaryOf, type ConversationStore, type ThreadSummary } from "./persistence/store";
 export { memoryStore } from "./persistence/memoryStore";
@@ -41,8 +44,8 @@ export type { PersistenceOptions } from "./persistence/threadStore";
 export type { AgentThreads, ServerThread, ServerThreadOfMessages, ServerThreadOfRuns, ThreadCallOptions } from "./threads/agentThreads";
 export { langGraphThreads, isLangGraphAgent, type LangGraphAgentLike } from "./threads/langGraphThreads";
 export { connectThreads, httpConnect, agentConnect, implementsConnect, type ThreadConnect, type ConnectThreadsOptions, type HttpConnectOptions } from "./threads/connectThreads";
-export { replayThread, type ReplayedThread, type ThreadReplayOptions } from "./threads/threadHistory";
-export { withCache, type CachedThread } from "./threads/cachedThread";
+export { logOfServerThread } from "./threads/serverLog";
+export { withCachedLog, type CachedLog } from "./threads/cachedLog";
 
 export {
   createClarificationCard,

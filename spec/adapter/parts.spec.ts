@@ -1,16 +1,17 @@
 import type { Message } from "@ag-ui/core";
 import { EMPTY, NEVER, of, throwError } from "rxjs";
 import { CancellationReason } from "../../src/carbon";
-import { Conversation } from "../../src/conversation";
-import { AgUiInterruptError, AgUiRunError, CarbonAgUiError } from "../../src/errors";
+import { AgUiInterruptError, AgUiRegenerateError, AgUiRunError, CarbonAgUiError } from "../../src/errors";
 import { ErrorPolicy } from "../../src/adapter/turns/errorPolicy";
 import { resolveOptions } from "../../src/adapter/options";
 import { decisionTarget } from "../../src/adapter/turns/resume";
-import { cancellation, userMessageInput } from "../../src/adapter/runInput";
+import { cancellation } from "../../src/adapter/runInput";
 import { outcomeOf } from "../../src/adapter/turns/outcome";
-import { TurnQueue } from "../../src/adapter/turns/turnQueue";
+import { Turn } from "../../src/adapter/turns/turn";
+import { Turns } from "../../src/adapter/turns/turnPath";
 import { RUN_BEGAN } from "../../src/adapter/turns/deliverRun";
 import { CarbonRecorder } from "../../src/testing";
+import { threadOf } from "../support/threads";
 
 describe("the adapter's parts, each on its own", () => {
   describe("ErrorPolicy", () => {
@@ -46,6 +47,14 @@ describe("the adapter's parts, each on its own", () => {
       await expect(policy.settle(Promise.reject(error), "unshown")).rejects.toBe(error);
     });
 
+    it("rejects a refusal, telling onError nothing: it is no failure", async () => {
+      const told: CarbonAgUiError[] = [];
+      const policy = new ErrorPolicy(() => "Shown.", (error) => told.push(error), false);
+      const refusal = new AgUiRegenerateError("A card waits for an answer");
+      await expect(policy.settle(Promise.resolve({ how: "refused", began: false, error: refusal }), "unshown")).rejects.toBe(refusal);
+      expect(told).toEqual([]);
+    });
+
     it("resolves a turn nobody waits on (the adapter's own), telling onError of its failure", async () => {
       const told: CarbonAgUiError[] = [];
       const policy = new ErrorPolicy(() => undefined, (error) => told.push(error), true);
@@ -55,27 +64,32 @@ describe("the adapter's parts, each on its own", () => {
     });
   });
 
-  describe("TurnQueue", () => {
-    it("plays turns one after another, ends the one playing on stop and every one begun on endAll", async () => {
-      const queue = new TurnQueue();
-      const conversation = new Conversation();
+  describe("Turns", () => {
+    it("plays the turns asked for one after another, ends the one playing on stop and every one asked for on endAll", async () => {
+      const thread = threadOf({});
+      const turns = new Turns({ errors: new ErrorPolicy(undefined, () => undefined, false), current: () => thread, restarted: () => undefined });
       const carbon = new CarbonRecorder();
-      const first = queue.begin(conversation, carbon, []);
-      const second = queue.begin(conversation, carbon, []);
       const order: string[] = [];
       let releaseFirst!: () => void;
-      const playingFirst = queue.play(first, () => new Promise<void>((resolve) => ((releaseFirst = resolve), order.push("first"))));
-      const playingSecond = queue.play(second, async () => void order.push(second.ended ? "second ended" : "second"));
+      const seen: Turn[] = [];
+      const playingFirst = turns.play({ instance: carbon, settles: "never", play: (turn) => new Promise((resolve) => (seen.push(turn), order.push("first"), (releaseFirst = () => resolve({ how: "finished", began: true })))) });
+      const playingSecond = turns.play({ instance: carbon, settles: "never", play: async (turn) => (seen.push(turn), order.push(turn.ended ? "second ended" : "second"), { how: "finished", began: true }) });
       await Promise.resolve();
       expect(order).toEqual(["first"]);
-      queue.stopPlaying();
-      expect([first.signal.reason, second.ended]).toEqual([CancellationReason.STOP_STREAMING, false]);
+      turns.stopPlaying();
+      expect(seen[0]!.signal.reason).toBe(CancellationReason.STOP_STREAMING);
       releaseFirst();
       await Promise.all([playingFirst, playingSecond]);
       expect(order).toEqual(["first", "second"]);
-      const third = queue.begin(conversation, carbon, []);
-      queue.endAll(CancellationReason.CONVERSATION_RESTARTED);
-      expect(third.signal.reason).toBe(CancellationReason.CONVERSATION_RESTARTED);
+      expect(seen.map((turn) => turn.thread)).toEqual([thread, thread]);
+      let releaseThird!: () => void;
+      const third = turns.play({ instance: carbon, settles: "never", play: (turn) => new Promise((resolve) => (seen.push(turn), (releaseThird = () => resolve({ how: "stopped", began: false })))) });
+      const fourth = turns.play({ instance: carbon, settles: "never", play: async (turn) => (order.push(turn.ended ? "fourth ended" : "fourth"), { how: "stopped", began: false }) });
+      turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
+      expect(seen[2]!.signal.reason).toBe(CancellationReason.CONVERSATION_RESTARTED);
+      releaseThird();
+      await Promise.all([third, fourth]);
+      expect(order.at(-1)).toBe("fourth ended");
     });
   });
 
@@ -95,38 +109,31 @@ describe("the adapter's parts, each on its own", () => {
     });
   });
 
-  describe("cancellation and userMessageInput", () => {
-    it("answers pending interrupts as cancelled in a resume with no messages, their calls' results recorded; then the message runs with the whole history", () => {
-      const call: Message = { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete", arguments: "{}" } }] };
-      const conversation = new Conversation({ threadId: "t", messages: [call], state: { n: 1 } });
-      conversation.addPendingInterrupts([{ id: "i1", reason: "approval", toolCallId: "t1" }]);
+  describe("cancellation", () => {
+    it("cancels the agent's interrupts in a resume with no messages, which answers them once the agent takes it; the chat's own cards at once", () => {
+      const call: Message = { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete", arguments: "{}" } }, { id: "t2", type: "function", function: { name: "pick", arguments: "{}" } }] };
+      const thread = threadOf({ messages: [call], state: { n: 1 }, pending: [{ id: "i1", reason: "approval", toolCallId: "t1" }, { id: "client-tool-t2", reason: "client_tool", toolCallId: "t2" }] });
       const { runFields } = resolveOptions({ run: () => EMPTY, forwardedProps: { tenant: "x" } });
-      expect(cancellation(conversation, runFields).run?.input).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: "t", state: { n: 1 }, forwardedProps: { tenant: "x" } });
-      expect(conversation.pendingInterrupts).toEqual([]);
-      expect(cancellation(conversation, runFields)).toEqual({ answered: [] });
-      const input = userMessageInput(conversation, { id: "u1", content: "No, something else" }, runFields);
-      expect(input.messages.map((message) => [message.id, message.role])).toEqual([["a1", "assistant"], ["t1-decision", "tool"], ["u1", "user"]]);
-      expect(input.resume).toBeUndefined();
+      const cancelled = cancellation(new Turn(thread, new CarbonRecorder()), runFields);
+      expect(cancelled?.input).toMatchObject({ messages: [], resume: [{ interruptId: "i1", status: "cancelled" }], threadId: thread.threadId, state: { n: 1 }, forwardedProps: { tenant: "x" } });
+      expect(cancelled?.answers).toEqual([{ interruptId: "i1", answer: "cancelled", entry: { interruptId: "i1", status: "cancelled" } }]);
+      // The chat's own card is answered at once; the agent's waits until the agent takes its cancellation.
+      expect(thread.conversation.pendingInterrupts.map((entry) => entry.interrupt.id)).toEqual(["i1"]);
+      expect(thread.conversation.answerOf("client-tool-t2")).toBe("cancelled");
+      expect(thread.conversation.messages.map((message) => message.id)).toEqual(["a1", "t2-decision"]);
     });
 
-    it("puts the interrupts back as they were, decisions included, and takes the cancelled results out, when the agent never took the cancellation", () => {
-      const call: Message = { id: "a1", role: "assistant", toolCalls: [{ id: "t1", type: "function", function: { name: "delete", arguments: "{}" } }] };
-      const kept: Message = { id: "t2-result", role: "tool", toolCallId: "t2", content: "done" };
-      const conversation = new Conversation({ threadId: "t", messages: [call, kept] });
-      conversation.addPendingInterrupts([{ id: "i1", reason: "approval", toolCallId: "t1" }, { id: "i2", reason: "approval" }]);
-      conversation.decideInterrupt("i2", { type: "approve" });
-      const { runFields } = resolveOptions({ run: () => EMPTY });
-      const taken = cancellation(conversation, runFields);
-      expect(conversation.messages.map((message) => message.id)).toContain("t1-decision");
-      taken.run?.putBack();
-      expect(conversation.messages).toEqual([call, kept]);
-      expect(conversation.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.decision?.type])).toEqual([["i1", undefined], ["i2", "approve"]]);
+    it("has no run to make when only the chat's cards wait", () => {
+      const thread = threadOf({ pending: [{ id: "client-tool-t2", reason: "client_tool", toolCallId: "t2" }] });
+      expect(cancellation(new Turn(thread, new CarbonRecorder()), resolveOptions({ run: () => EMPTY }).runFields)).toBeUndefined();
     });
   });
 
   describe("outcomeOf", () => {
     it("tells whether the turn's first run began and what the turn came to, as a value", async () => {
-      await expect(outcomeOf(of(RUN_BEGAN, { kind: "run.ended" as const }), () => false)).resolves.toEqual({ how: "finished", began: true });
+      await expect(outcomeOf(of(RUN_BEGAN, { kind: "run.ended" as const, ended: "finished" as const }), () => false)).resolves.toEqual({ how: "finished", began: true });
+      // How its last run ended, as the thread's log says (an outcome of `cancelled` is a stop).
+      await expect(outcomeOf(of(RUN_BEGAN, { kind: "run.ended" as const, ended: "stopped" as const }), () => false)).resolves.toEqual({ how: "stopped", began: true });
       await expect(outcomeOf(EMPTY, () => false)).resolves.toEqual({ how: "finished", began: false });
       await expect(outcomeOf(of(RUN_BEGAN), () => true)).resolves.toEqual({ how: "stopped", began: true });
       const error = new AgUiRunError("boom");

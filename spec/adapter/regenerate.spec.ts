@@ -6,7 +6,7 @@
  * feedback kept in the transcript.
  */
 import type { BaseEvent, Interrupt, RunAgentInput } from "@ag-ui/core";
-import { firstValueFrom, NEVER } from "rxjs";
+import { firstValueFrom, NEVER, Subject } from "rxjs";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { CarbonAgUiAdapter, type CarbonAgUiAdapterOptions } from "../../src/adapter";
 import type { AnswerFeedback } from "../../src/adapter/options";
@@ -117,7 +117,7 @@ describe("regenerate", () => {
     expect(await versionsOf(adapter)).toMatchObject({ index: 0, count: 1 });
   });
 
-  it("refuses, sending nothing: no answer yet, a card waiting, no such version, no transcript", async () => {
+  it("refuses, sending nothing: no answer yet, a card waiting, no such version", async () => {
     const { adapter, inputs, carbon, say } = setUp([() => ev.run(ev.toolCall("c9", "send", { to: "team" }), ev.interrupt(approval))]);
     await expect(adapter.regenerate(carbon)).rejects.toThrow(AgUiRegenerateError);
     await say("Send the forecast");
@@ -125,8 +125,38 @@ describe("regenerate", () => {
     await expect(adapter.regenerate(carbon)).rejects.toThrow("A card waits for an answer");
     await expect(adapter.switchVersion(3, carbon)).rejects.toThrow("There is no version 4");
     expect(inputs).toHaveLength(1);
-    const bare = new CarbonAgUiAdapter({ run: () => [], coalesce: false });
-    await expect(bare.regenerate(carbon)).rejects.toThrow("give it `persistence`");
+  });
+
+  it("refuses the same way whether asked while a turn plays or while nothing does: a rejection, and nothing for onError", async () => {
+    const errors: unknown[] = [];
+    const asks = new Subject<BaseEvent>();
+    const { adapter, carbon, say } = setUp([withWeather, () => asks as never], { onError: (error) => errors.push(error) });
+    await say("Weather?");
+    const playing = adapter.sendMessage(request("Send it"), sendOptions(), carbon);
+    // Asked while the turn plays: it waits for it, and the card the turn ends on refuses it.
+    const asked = adapter.regenerate(carbon);
+    for (const event of ev.run(ev.toolCall("c9", "send", { to: "team" }), ev.interrupt(approval))) asks.next(event);
+    asks.complete();
+    await playing;
+    await expect(asked).rejects.toThrow("A card waits for an answer");
+    await expect(adapter.regenerate(carbon)).rejects.toThrow("A card waits for an answer");
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps the versions in memory, with no persistence and no threads: regenerate and switch work all the same", async () => {
+    const inputs: RunAgentInput[] = [];
+    const runs = [withWeather, answering(ev.message("a2", "Cold, 2 °C."))];
+    const adapter = new CarbonAgUiAdapter({ coalesce: false, answerVersions: true, run: (input) => (inputs.push(input), runs[inputs.length - 1]!(input)) });
+    const carbon = new CarbonRecorder();
+    carbon.userSays("Weather?");
+    await adapter.sendMessage(request("Weather?"), sendOptions(), carbon);
+    await adapter.regenerate(carbon);
+    expect(await versionsOf(adapter)).toMatchObject({ index: 1, count: 2 });
+    expect(carbon.transcript()).toBe("You: Weather?\nAssistant: Cold, 2 °C.");
+    await adapter.switchVersion(0, carbon);
+    expect(carbon.transcript()).toBe("You: Weather?\nAssistant: Mild, 9 °C.\n  How did I get this answer? weather (success)");
+    expect(adapter.messages.map((message) => message.id)).toEqual(["u-Weather?", "c1", "result-c1", "a1"]);
+    expect(await versionsOf(adapter)).toMatchObject({ index: 0, count: 2 });
   });
 });
 

@@ -1,10 +1,10 @@
-import { Conversation } from "../../src/conversation";
+import { threadOf } from "../support/threads";
 import { CancellationReason } from "../../src/carbon";
 import { Turn } from "../../src/adapter/turns/turn";
 import { CarbonRecorder } from "carbon-agui-rx/testing";
 import { testScheduler } from "../support/marbles";
 
-const newTurn = (...signals: (AbortSignal | undefined)[]) => new Turn(new Conversation(), new CarbonRecorder(), signals);
+const newTurn = (...signals: (AbortSignal | undefined)[]) => new Turn(threadOf({}), new CarbonRecorder(), signals);
 
 describe("Turn", () => {
   it("emits why it ended once, when any signal it follows aborts, then completes", () => {
@@ -42,8 +42,9 @@ describe("Turn", () => {
     expect(turn.ended).toBe(false);
   });
 
-  it("keeps the conversation it began on", () => {
-    const conversation = new Conversation();
-    expect(new Turn(conversation, new CarbonRecorder()).conversation).toBe(conversation);
+  it("keeps the thread it began on, and reads the conversation its branch comes to", () => {
+    const thread = threadOf({});
+    const turn = new Turn(thread, new CarbonRecorder());
+    expect([turn.thread, turn.conversation]).toEqual([thread, thread.conversation]);
   });
 });

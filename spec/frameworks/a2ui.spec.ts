@@ -18,8 +18,8 @@ import { AgUiSurfaceError } from "../../src/errors";
 import type { A2uiUserAction } from "../../src/operators/map/a2uiSurfaces";
 import { createSseRunner } from "../../src/runners/createSseRunner";
 import { memoryStore } from "../../src/persistence/memoryStore";
-import { replayThread } from "../../src/threads/threadHistory";
-import { asyncScheduler, lastValueFrom, toArray } from "rxjs";
+import { lastValueFrom, toArray } from "rxjs";
+import { replayServerThread } from "../support/threads";
 import type { BaseEvent } from "@ag-ui/core";
 
 const finals = (carbon: CarbonRecorder) => carbon.chunks.flatMap((chunk: CarbonStreamChunk) => ("final_response" in chunk ? [chunk.final_response] : []));
@@ -116,11 +116,10 @@ describe("A2UI surfaces from the real middleware", () => {
     const input: RunAgentInput = { threadId: "t-replay", runId: "r1", messages: [{ id: "u1", role: "user", content: "Book a room" }], state: {}, tools: [], context: [], forwardedProps: {} };
     const recorded = await lastValueFrom(createA2uiAgent().run(input).pipe(toArray()));
     recorded[0] = { ...recorded[0]!, input } as BaseEvent;
-    const replayed = replayThread({ threadId: "t-replay", runs: [recorded] }, { pipeline: {}, scheduler: asyncScheduler, time: "2026-12-02T10:00:00.000Z" });
-    const response = replayed.transcript.find((entry) => entry.kind === "response")!;
-    const surface = response.kind === "response" && response.items.find((item) => item.response_type === "user_defined");
+    const replayed = replayServerThread({ threadId: "t-replay", runs: [recorded] }, "2026-12-02T10:00:00.000Z");
+    const surface = replayed.responses[0]!.output.generic.find((item) => item.response_type === "user_defined");
     expect(surface).toMatchObject({ user_defined: { kind: "a2ui", activityId: "a2ui-surface-render-r1" } });
-    const [activity] = replayed.activities;
+    const [activity] = replayed.conversation.activities.values();
     expect(activity).toMatchObject({ messageId: "a2ui-surface-render-r1", activityType: "a2ui-surface", requestId: "u1" });
     const operations = (activity!.content as { a2ui_operations: { updateDataModel?: { value: unknown } }[] }).a2ui_operations;
     expect(operations.at(-1)!.updateDataModel!.value).toEqual({ booking: expect.objectContaining({ hotel: ["harbour"], nights: 2 }) });

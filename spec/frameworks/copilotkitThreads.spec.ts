@@ -1,11 +1,11 @@
 import type { BaseEvent } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
 import { createSseRunner } from "carbon-agui-rx";
-import { asyncScheduler, lastValueFrom, toArray } from "rxjs";
+import { lastValueFrom, toArray } from "rxjs";
 import { AgUiThreadServerError } from "../../src/errors";
 import type { ServerThread } from "../../src/threads/agentThreads";
 import { agentConnect, connectThreads, httpConnect, implementsConnect } from "../../src/threads/connectThreads";
-import { replayThread } from "../../src/threads/threadHistory";
+import { replayServerThread } from "../support/threads";
 import { copilotKitClientAgent, copilotKitConnectUrl, createCopilotKitAgent, serveCopilotKit, stoppingCopilotKitRuns, type RunningServer } from "../../examples/frameworks/copilotkit";
 import { scriptedModel, type ModelScript } from "../../examples/frameworks/scriptedModel";
 import { Chat, waitUntil } from "./partners";
@@ -33,7 +33,10 @@ async function start(script: ModelScript, pauseMs = 0): Promise<{ chat: Chat; se
 }
 
 /** What the chat makes of a loaded thread: its recorded runs replayed through the stages, once. */
-const replayed = (thread: ServerThread | undefined) => thread && replayThread(thread, { pipeline: {}, scheduler: asyncScheduler, time: "2026-12-01T00:00:00.000Z" });
+const replayed = (thread: ServerThread | undefined) => {
+  const conversation = thread && replayServerThread(thread).conversation;
+  return conversation && { messages: conversation.messages, state: conversation.state, pending: conversation.pendingInterrupts.map((entry) => entry.interrupt) };
+};
 const threadsOf = (running: RunningServer) => connectThreads(httpConnect({ url: copilotKitConnectUrl(running.url) }));
 const weather: ModelScript = [{ text: ["Let me check."], toolCalls: [{ id: "c1", name: "get_weather", args: { city: "Paris" } }] }, { text: ["It is sunny in Paris."] }, { text: ["You are welcome."] }];
 

@@ -1,9 +1,9 @@
 import type { CarbonItem, CarbonItemDelta, CarbonMessageOptions } from "../../src/carbon";
-import { addCompleteItem, addPartialItem, itemOf, mergeMessageOptions, StreamedMessage, type StreamedItems } from "../../src/internal/carbonMerge";
+import { addCompleteItem, addPartialItem, mergeMessageOptions, type StreamedItem, type StreamedItems } from "../../src/internal/carbonMerge";
 import { deepFreeze } from "../../src/internal/deepFreeze";
-import { carbon } from "../support/builders";
 
-const R = "resp-1";
+/** An item as Carbon has it so far: an open one with its text joined, a complete one itself. */
+const itemOf = (state: StreamedItem): CarbonItem => (state.open && state.text ? { ...state.item, text: state.text.toString() } : state.item);
 const text = (value: string): CarbonItemDelta => deepFreeze({ response_type: "text", text: value });
 const shown = (items: StreamedItems) => Array.from(items.values(), itemOf);
 
@@ -60,16 +60,6 @@ describe("carbonMerge: Carbon's rules for building a message from chunks", () =>
     expect(complete.text).toBe("Done.");
   });
 
-  it("reads an open item as a snapshot: later deltas do not change what was read", () => {
-    const items: StreamedItems = new Map();
-    addPartialItem(items, "u", deepFreeze({ response_type: "user_defined", user_defined: { step: 1 } }));
-    addPartialItem(items, "a", text("Hel"));
-    const before = shown(items);
-    addPartialItem(items, "u", deepFreeze({ response_type: "user_defined", user_defined: { step: 2 } }));
-    addPartialItem(items, "a", text("lo"));
-    expect(before).toEqual([{ response_type: "user_defined", user_defined: { step: 1 } }, { response_type: "text", text: "Hel" }]);
-  });
-
   describe("mergeMessageOptions", () => {
     it("merges as Carbon does (lodash merge): objects by key, arrays by index, an undefined value leaving what was there", () => {
       const earlier: CarbonMessageOptions = deepFreeze({ chain_of_thought: [{ tool_name: "search", status: "processing" }, { tool_name: "fetch", status: "processing" }], reasoning: { steps: [{ title: "Reasoning" }] } });
@@ -99,37 +89,4 @@ describe("carbonMerge: Carbon's rules for building a message from chunks", () =>
     });
   });
 
-  describe("StreamedMessage", () => {
-    it("builds a response from its chunks: text joined, complete items replacing, options merged", () => {
-      const message = new StreamedMessage();
-      for (const chunk of deepFreeze([
-        carbon.partialText(R, "a", "Hel"),
-        carbon.options(R, { chain_of_thought: [{ tool_name: "search", status: "processing" }] }, "a"),
-        carbon.partialText(R, "a", "lo"),
-        carbon.completeText(R, "b", "Card", true),
-        carbon.options(R, { chain_of_thought: [{ status: "success" }] }, "a"),
-      ])) message.add(chunk);
-      expect(message.streamedItems()).toEqual([
-        { response_type: "text", text: "Hello", streaming_metadata: { id: "a", cancellable: true } },
-        carbon.textItem("b", "Card", true),
-      ]);
-      expect(message.messageOptions).toEqual({ chain_of_thought: [{ tool_name: "search", status: "success" }] });
-      expect(message.final).toBeUndefined();
-    });
-
-    it("keeps each chunk of an item without an id as an item of its own", () => {
-      const message = new StreamedMessage();
-      message.add({ partial_item: { response_type: "text", text: "one" }, streaming_metadata: { response_id: R } });
-      message.add({ partial_item: { response_type: "text", text: "two" }, streaming_metadata: { response_id: R } });
-      expect(message.streamedItems().map((item) => item.text)).toEqual(["one", "two"]);
-    });
-
-    it("takes the final response as it is", () => {
-      const message = new StreamedMessage();
-      message.add(carbon.partialText(R, "a", "draft"));
-      const final = carbon.final(R, [carbon.textItem("a", "Whole")]);
-      message.add(final);
-      expect(message.final).toBe("final_response" in final ? final.final_response : undefined);
-    });
-  });
 });

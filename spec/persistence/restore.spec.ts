@@ -97,18 +97,17 @@ describe("historyItemsOf", () => {
 });
 
 describe("splitAtTurns", () => {
-  const turn = (n: number): TranscriptEntry[] => [{ kind: "request", id: `q${n}`, text: `${n}`, time: TIME }, response({ id: `r${n}`, items: [text(`${n}`)] })];
-  const ids = (entries: TranscriptEntry[]) => entries.map((entry) => ("id" in entry ? entry.id : entry.kind));
+  const turn = (n: number): CarbonHistoryItem[] => historyItemsOf([{ kind: "request", id: `q${n}`, text: `${n}`, time: TIME }, response({ id: `r${n}`, items: [text(`${n}`)] })]);
+  const ids = (items: CarbonHistoryItem[]) => items.map((item) => item.message.id);
 
-  it("keeps the last turns, each from its request on (answers and decisions with it), and the rest before", () => {
-    const decision: TranscriptEntry = { kind: "decision", interruptId: "i", answer: "approve", time: TIME };
-    const { earlier, later } = splitAtTurns([...turn(1), ...turn(2), decision, ...turn(3)], 2);
+  it("keeps the last turns of a chat, each from its request on, and the rest before", () => {
+    const { earlier, later } = splitAtTurns([...turn(1), ...turn(2), ...turn(3)], 2);
     expect(ids(earlier)).toEqual(["q1", "r1"]);
-    expect(ids(later)).toEqual(["q2", "r2", "decision", "q3", "r3"]);
+    expect(ids(later)).toEqual(["q2", "r2", "q3", "r3"]);
   });
 
-  it("keeps all of a transcript with no more turns than asked for, a response before the first request too", () => {
-    const { earlier, later } = splitAtTurns([response({ id: "r0", items: [text("hello")] }), ...turn(1)], 2);
+  it("keeps all of a chat with no more turns than asked for, a response before the first request too", () => {
+    const { earlier, later } = splitAtTurns([...historyItemsOf([response({ id: "r0", items: [text("hello")] })]), ...turn(1)], 2);
     expect(earlier).toEqual([]);
     expect(ids(later)).toEqual(["r0", "q1", "r1"]);
     expect(splitAtTurns([], 3)).toEqual({ earlier: [], later: [] });

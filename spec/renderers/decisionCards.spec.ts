@@ -255,8 +255,8 @@ describe("renderDecisionCards", () => {
     carbon.fire("restartConversation");
     expect(host.querySelectorAll(".cagr-card")).toHaveLength(0);
     dispose();
-    // What is left is the adapter's own: it follows the stop button and the restart for as long as it lives.
-    expect(carbon.listeners.map((handler) => handler.type)).toEqual(["stopStreaming", "pre:restartConversation"]);
+    // What is left is the adapter's own: it follows the stop button, the restart and feedback (into the thread's log) for as long as it lives.
+    expect(carbon.listeners.map((handler) => handler.type)).toEqual(["stopStreaming", "pre:restartConversation", "feedback"]);
   });
 });
 

@@ -1,34 +1,30 @@
-import { EMPTY, of, skip, Subscription, type Observable } from "rxjs";
+import { EMPTY, skip, Subscription, type Observable } from "rxjs";
 import type { ContentPart } from "@ag-ui/core";
 import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CarbonVersionsInstance, type CustomSendMessage } from "../carbon";
 import { describeContent } from "../contentParts";
-import { ContentOutbox } from "./contentOutbox";
-import type { Conversation } from "../conversation";
-import { AgUiInterruptError, AgUiRegenerateError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
-import type { AnswerVersionsState } from "./answerVersions";
-import { feedbackOf } from "./feedback";
-import { regenerateTurn } from "./turns/regenerate";
-import type { A2uiUserAction } from "../operators/map/a2uiSurfaces";
-import { SurfaceActions } from "./surfaceActions";
-import { surfaceActionTurn } from "./turns/surfaceAction";
-import type { ApprovalRuns, ApprovalRunStep } from "./approvals/approvalRuns";
+import { AgUiInterruptError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
 import { isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
-import { CarbonEvents } from "./carbonEvents";
-import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
-import { decisionTarget } from "./turns/resume";
-import { decide } from "./turnEdges";
-import { ConversationThreads } from "./conversationThreads";
 import { randomId } from "../internal/ids";
-import { chatPersistenceOf, type ChatPersistence, type CarbonFeedbackEvent, type RunningRun } from "./chatPersistence";
+import type { A2uiUserAction } from "../operators/map/a2uiSurfaces";
+import type { Thread } from "../thread/thread";
+import type { ApprovalRuns, ApprovalRunStep } from "./approvals/approvalRuns";
 import { followDecisionsElsewhere } from "./approvals/decidedElsewhere";
-import { LateApprovals } from "./approvals/lateApprovals";
-import type { Turn } from "./turns/turn";
+import { regenerateRefusal, switchVersion, versionsState$, type AnswerVersionsState, type ServerBranches } from "./answerVersions";
+import { CarbonEvents } from "./carbonEvents";
+import { ContentOutbox } from "./contentOutbox";
+import { ConversationThreads } from "./conversationThreads";
+import { feedbackOf, type CarbonFeedbackEvent } from "./feedback";
+import { KeptThreads } from "./keptThreads";
+import type { RunningRun } from "./loadThread";
+import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
+import { SurfaceActions } from "./surfaceActions";
+import { Delivery } from "./turns/delivery";
 import { ErrorPolicy } from "./turns/errorPolicy";
-import { followOnTurn } from "./turns/followOn";
-import { messageTurn, type TurnDelivery } from "./turns/message";
+import { messageTurn } from "./turns/message";
+import { regenerateTurn } from "./turns/regenerate";
 import { rejoinTurn } from "./turns/rejoin";
-import { resumeTurn } from "./turns/resume";
-import { StreamTails } from "./turns/streamTails";
+import { decisionTarget, resumeTurn } from "./turns/resume";
+import { surfaceActionTurn } from "./turns/surfaceAction";
 import { Turns } from "./turns/turnPath";
 
 export interface RespondOptions {
@@ -41,27 +37,24 @@ export interface RespondOptions {
  * Carbon's `messaging.customSendMessage`: each user message runs the agent
  * with the whole conversation and streams its answer into the chat.
  *
- * Every run belongs to a turn (a user message, the decisions a resume
- * carries, a run rejoined or begun by the agent itself, with the
- * frontend-tool rounds that follow): turns take their turn one after
- * another on one path (`Turns`), and each ends early on one signal that
- * Carbon's stop button, its restart and `reset()` all reach. See
- * docs/hitl.md.
+ * The adapter is the Carbon-facing face of one stream of turns (`Turns`):
+ * each thing the person or the host asks for (a message, the answer to a
+ * card, an action on a surface, a regenerate) is a turn that plays after
+ * the ones before it, writing into the thread's log, of which every view
+ * is a projection. Stop and reset act at once. See docs/architecture.md.
  */
 export class CarbonAgUiAdapter extends ConversationThreads {
   private readonly options: ResolvedOptions;
+  private readonly errors: ErrorPolicy;
   private readonly turns: Turns;
-  /** The later runs of streams whose turns are over, each a turn of its own. */
-  private readonly tails: StreamTails;
-  private readonly delivery: TurnDelivery;
+  private readonly delivery: Delivery;
+  protected readonly kept: KeptThreads;
   protected readonly carbonEvents: CarbonEvents;
-  protected readonly persisted: ChatPersistence | undefined;
+  protected readonly keptOnServer: boolean;
   /** What the adapter holds on to until `dispose()`. */
   private readonly held = new Subscription();
   /** With `toolClient`: its approvals' runs, followed on the tool server. */
   private readonly approvalRuns: ApprovalRuns | undefined;
-  /** With `toolClient`: the runs of ours followed on the tool server for approvals their streams did not show. */
-  private readonly lateApprovals: LateApprovals | undefined;
   private disposed = false;
   /** Messages in parts sent through Carbon, until Carbon hands them back. */
   private readonly outbox = new ContentOutbox();
@@ -70,47 +63,19 @@ export class CarbonAgUiAdapter extends ConversationThreads {
   constructor(options: CarbonAgUiAdapterOptions) {
     const resolved = resolveOptions(options);
     super(resolved);
-    this.persisted = chatPersistenceOf(options.persistence, resolved, {
-      current: () => this.conversation,
-      adopt: (next?: Conversation) => this.adopt(next ?? this.newConversation({})),
-      newConversation: (id: string) => this.newConversation({ threadId: id }),
-      busy: () => this.turns.busy,
-      stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING),
-      clear: (instance) => this.carbonEvents.clear(instance),
-      rejoin: (conversation, run, instance) => this.rejoin(conversation, run, instance),
-    });
-    const persisted = this.persisted;
-    this.options = persisted ? { ...resolved, recording: (conversation, requestId, runId) => persisted.recording(conversation, requestId, runId) } : resolved;
-    const { onFeedback } = resolved;
-    const feedback = (event: CarbonFeedbackEvent) => {
-      const given = feedbackOf(event, this.threadId, persisted?.keepFeedback(event));
-      if (given) onFeedback?.(given);
-    };
-    this.carbonEvents = new CarbonEvents({ stop: () => this.stopPlaying(), restart: () => this.reset(), ...((persisted || onFeedback) && { feedback }) });
-    const { describe, onError, rejectOnError, onStateChange, toolClient } = this.options;
-    const errors = new ErrorPolicy(describe, onError, rejectOnError);
-    this.turns = new Turns({ errors, record: persisted, current: () => this.conversation, restarted: (conversation) => conversation === this.conversation && this.reset() });
-    this.tails = new StreamTails((run, origin, requestId, stop) => this.turns.play(followOnTurn(run, origin, requestId, stop, this.delivery)));
-    const late = toolClient && new LateApprovals({ client: toolClient, turns: this.turns, delivery: () => this.delivery, onWarning: this.options.onWarning, maxFollowed: this.options.maxFollowedRuns });
-    this.lateApprovals = late;
-    this.delivery = {
-      options: this.options,
-      describeError: errors.describeError,
-      follow: this.tails.follow,
-      closeStreams: () => this.tails.close(),
-      ...(late && { finished: (runId: string, turn: Turn) => late.follow(runId, turn) }),
-    };
-    // Lives as long as the adapter: the conversations are its own.
+    this.options = resolved;
+    this.keptOnServer = resolved.threads !== undefined;
+    this.errors = new ErrorPolicy(resolved.describe, resolved.onError, resolved.rejectOnError);
+    this.turns = new Turns({ errors: this.errors, current: () => this.thread, restarted: (thread) => thread === this.thread && this.reset() });
+    this.delivery = new Delivery(resolved, this.errors.describeError, this.turns);
+    this.kept = new KeptThreads(options.persistence, resolved.threads, { current: () => this.thread, threadOf: (log, replayed) => this.makeThread(undefined, undefined, { log, replayed }), busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING) }, resolved);
+    this.kept.keep(this.thread);
+    const { onStateChange, toolClient } = resolved;
+    this.carbonEvents = new CarbonEvents({ stop: () => this.stopPlaying(), restart: () => this.reset(), feedback: (event) => this.feedback(event) });
+    // Lives as long as the adapter: the threads are its own.
     if (onStateChange) this.held.add(this.state$.pipe(skip(1)).subscribe(onStateChange));
     if (toolClient) {
-      const runs = followDecisionsElsewhere(toolClient, this.conversations, {
-        turns: this.turns,
-        record: persisted,
-        delivery: this.delivery,
-        current: () => this.conversation,
-        instance: () => (this.disposed ? undefined : this.lastInstance),
-        onWarning: this.options.onWarning,
-      });
+      const runs = followDecisionsElsewhere(toolClient, this.threads, { turns: this.turns, delivery: this.delivery, current: () => this.thread, instance: () => (this.disposed ? undefined : this.lastInstance), onWarning: resolved.onWarning });
       this.approvalRuns = runs;
       this.held.add(() => runs.dispose());
     }
@@ -131,57 +96,28 @@ export class CarbonAgUiAdapter extends ConversationThreads {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.tails.cut();
-    this.lateApprovals?.cutAll();
+    this.delivery.cutAll();
     this.turns.endAll(CancellationReason.STOP_STREAMING);
     this.carbonEvents.unfollowAll();
-    this.persisted?.dispose();
+    this.kept.dispose();
     this.held.unsubscribe();
   }
 
-  protected adopt(conversation: Conversation): void {
-    this.conversations.next(conversation);
-    this.tails.cut();
-    this.lateApprovals?.cutAll();
-    this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
-  }
-
-  /** A run still going on the restored `conversation`, as a turn of its own: after what is queued, once Carbon shows the restored history. */
-  private rejoin(conversation: Conversation, run: RunningRun, instance: CarbonChatInstance): void {
-    if (conversation !== this.conversation || this.disposed) return;
-    this.carbonEvents.follow((this.lastInstance = instance));
-    const requestId = [...conversation.messages].reverse().find((message) => message.role === "user")?.id;
-    // Carbon shows what `loadHistory` returned once its promise has settled: the answer goes after it.
-    const shown = new Promise<void>((resolve) => this.options.scheduler.schedule(resolve));
-    void this.turns.play(rejoinTurn(run, requestId, instance, shown, this.delivery));
-  }
-
-  /** Carbon's stop button: the turn playing ends, and so does what its stream still brings. */
-  private stopPlaying(): void {
-    this.tails.stop(CancellationReason.STOP_STREAMING);
-    this.turns.stopPlaying();
-  }
-
-  /**
-   * Resolves once nothing is under way: no turn plays or waits, and no
-   * stream of an earlier turn is still open (a stream may bring later runs,
-   * each a turn of its own, until it ends: one that never ends keeps the
-   * adapter busy until the next message, a reset or `dispose()`).
-   */
+  /** Resolves once nothing is under way: no turn plays or waits, and no stream of an earlier turn is still open. */
   async whenIdle(): Promise<void> {
     do {
       await this.turns.idle();
-      await this.tails.over();
+      await this.delivery.tails.over();
     } while (this.turns.busy);
   }
 
   /**
    * Carbon's `customSendMessage`. Resolves when the turn's final response is
    * in Carbon; a failed turn shows why in the chat and resolves (see
-   * `onError`, `rejectOnError`). A message sent while another turn (a resume)
-   * is playing waits for it, as Carbon's own queue does. Carbon's stop
-   * button ends the turn as stopped; "Conversation restarted" ends it and
-   * resets the conversation.
+   * `onError`, `rejectOnError`). A message sent while another turn is
+   * playing waits for it, as Carbon's own queue does. Carbon's stop button
+   * ends the turn as stopped; "Conversation restarted" ends it and resets
+   * the conversation.
    */
   readonly sendMessage: CustomSendMessage = (request, { signal }, instance) => {
     if (this.disposed) return Promise.reject(new CarbonAgUiError("This adapter was disposed: it sends no more messages"));
@@ -189,18 +125,16 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     if (request.history?.is_welcome_request) return Promise.resolve();
     this.lastInstance = instance;
     // The person goes on: the streams of earlier turns start no further run.
-    this.tails.close();
+    this.delivery.closeStreams();
     const message = { id: request.id ?? randomId(), content: this.outbox.take(request.id) ?? request.input.text ?? "" };
     return this.turns.play(messageTurn(message, request.id, instance, signal, this.delivery));
   };
 
   /**
-   * Sends a message of the host's in parts (text, images, audio, video,
-   * documents: AG-UI content parts), as from an upload button beside
-   * Carbon's input. Carbon shows it as the person's message (the text, then
-   * a line for each other part, see `describeContent`) and queues it as a
-   * typed one; the agent gets the parts as they are. Resolves as Carbon's
-   * `send` does.
+   * Sends a message of the host's in parts (AG-UI content parts: text,
+   * images, audio, video, documents), as from an upload button: Carbon shows
+   * it as the person's message (`describeContent`) and queues it as a typed
+   * one; the agent gets the parts as they are. Resolves as Carbon's `send` does.
    */
   sendContent(content: readonly ContentPart[], instance: CarbonSendInstance): Promise<void> {
     if (this.disposed) return Promise.reject(new CarbonAgUiError("This adapter was disposed: it sends no more messages"));
@@ -209,13 +143,11 @@ export class CarbonAgUiAdapter extends ConversationThreads {
 
   /**
    * Sends a person's action on an A2UI surface (a button's event) to the
-   * agent, as `renderA2uiSurfaces` does for its buttons: a run with
-   * `forwardedProps.a2uiAction.userAction` and no message of the person's,
-   * after the turn playing now, its answer streaming into Carbon. The surface
-   * is `activityId`, else the thread's latest that created
-   * `action.surfaceId`. Rejects with `AgUiSurfaceError`, sending nothing, for
-   * a surface the thread does not hold, one of an earlier answer, one whose
-   * action is already on its way, and while a card waits for its answer.
+   * agent: a run with `forwardedProps.a2uiAction.userAction` and no message,
+   * after the turn playing now. The surface is `activityId`, else the
+   * thread's latest that created `action.surfaceId`. Rejects with
+   * `AgUiSurfaceError`, sending nothing, for a surface the thread does not
+   * hold, one of an earlier answer, one whose action is on its way, and while a card waits.
    */
   async sendSurfaceAction(action: A2uiUserAction, instance: CarbonChatInstance | undefined = this.lastInstance, options: RespondOptions & { activityId?: string } = {}): Promise<void> {
     if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it sends no more actions");
@@ -223,47 +155,42 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     try {
       if (!instance) throw new AgUiSurfaceError("sendSurfaceAction needs the Carbon instance to stream the answer into", taken.activityId);
       this.carbonEvents.follow(instance);
-      await this.turns.play(surfaceActionTurn(action, instance, options.signal, this.delivery));
+      await this.turns.play(surfaceActionTurn(action, taken.activityId, instance, options.signal, this.delivery));
     } finally {
       taken.sent();
     }
   }
 
   /** The versions bar of the latest answer (`answerVersions`): under which response, which version of how many, whether it may be asked again. */
-  get answerVersions$(): Observable<AnswerVersionsState | undefined> {
-    return this.persisted && this.options.answerVersions ? this.persisted.versions.state$(this.conversations, this.pendingInterrupts$) : of(undefined);
-  }
+  readonly answerVersions$: Observable<AnswerVersionsState | undefined> = versionsState$(this.threads);
 
   /**
    * Asks the latest question again (the versions bar's Regenerate): after
-   * the turn playing now, the answer shown is set aside as a version, out of
-   * the history and the chat, and the agent answers anew on the same thread
-   * (`parentRunId`: the run before the question). The new answer is what the
-   * next message, a reload and the saved thread build on. Rejects with
-   * `AgUiRegenerateError` when there is no answer to ask again, while a card
-   * waits for its answer, and without a transcript to keep versions in
-   * (`persistence` or `threads`).
+   * the turn playing now, the answer shown is set aside as a version (out of
+   * the history and the chat, a branch of the thread's log), and the agent
+   * answers anew on the same thread (`parentRunId`: the run before the
+   * question). Rejects with `AgUiRegenerateError`, asked now or when its
+   * time comes, when there is no answer to ask again and while a card waits.
    */
   async regenerate(instance: CarbonVersionsInstance, options: RespondOptions = {}): Promise<void> {
-    const persisted = this.versionsKept();
-    // A turn playing is waited for, as a message waits; the answer it comes to is the one asked again.
-    const refusal = this.turns.busy ? undefined : persisted.versions.refusal(this.conversation);
-    if (refusal) throw new AgUiRegenerateError(refusal);
+    if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it asks nothing again");
+    const refusal = this.turns.busy ? undefined : regenerateRefusal(this.thread);
+    if (refusal) throw refusal;
     this.carbonEvents.follow((this.lastInstance = instance));
-    this.tails.close();
-    await this.turns.play(regenerateTurn(persisted.versions, instance, options.signal, this.delivery));
+    this.delivery.closeStreams();
+    await this.turns.play(regenerateTurn(instance, options.signal, this.serverBranches(), this.delivery));
   }
 
   /** Shows version `index` (from 0) of the latest answer in its place, the one the next run builds on. Rejects with `AgUiRegenerateError` for no such version, and while a card waits. */
   async switchVersion(index: number, instance: CarbonVersionsInstance): Promise<void> {
+    if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it switches nothing");
     await this.turns.idle();
-    await this.versionsKept().versions.switchTo(this.conversation, index, instance);
+    await switchVersion(this.thread, index, instance, this.serverBranches());
   }
 
-  private versionsKept(): ChatPersistence {
-    if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it asks nothing again");
-    if (!this.persisted) throw new AgUiRegenerateError("Versions of an answer are kept in the adapter's transcript: give it `persistence`, or an agent that keeps threads");
-    return this.persisted;
+  /** The adapter's clock (its `scheduler`'s): what an interrupt's expiry is read on, when a card is drawn and when it is answered alike. */
+  now(): number {
+    return this.options.scheduler.now();
   }
 
   /** Reports a warning of the host's or a renderer's (a surface's refused URL, a limit) where the adapter's own go: `onWarning`. */
@@ -278,43 +205,62 @@ export class CarbonAgUiAdapter extends ConversationThreads {
 
   /**
    * Answers a pending interrupt (a decision card); `interruptId` defaults as
-   * `decisionTarget` says. Once every pending interrupt has a decision,
-   * one resume run carries them all and streams into Carbon as a turn of its
-   * own: after the turn playing now, stopped by Carbon's stop button (or
-   * `options.signal`), ended by a restart or `reset()` (see `resume`).
-   * Answering one of several resolves without running anything.
+   * `decisionTarget` says. Once every pending interrupt has a decision, one
+   * resume turn carries them all, after the turn playing now (see `resume`);
+   * answering one of several resolves without running anything.
    */
-  async respondToInterrupt(
-    decision: InterruptDecision,
-    instance: CarbonChatInstance | undefined = this.lastInstance,
-    options: RespondOptions = {},
-    interruptId?: string,
-  ): Promise<void> {
+  async respondToInterrupt(decision: InterruptDecision, instance: CarbonChatInstance | undefined = this.lastInstance, options: RespondOptions = {}, interruptId?: string): Promise<void> {
     if (this.disposed) throw new AgUiInterruptError("This adapter was disposed: it answers no more interrupts");
-    const { conversation } = this;
-    const target = decisionTarget(conversation.pendingInterrupts, interruptId);
+    const { thread } = this;
+    const target = decisionTarget(thread.conversation.pendingInterrupts, interruptId);
     if (decision.type !== "reject" && isExpired(target.interrupt, this.options.scheduler.now())) {
       throw new AgUiInterruptError(`Interrupt '${target.interrupt.id}' expired at ${target.interrupt.expiresAt}; it can only be rejected`, target.interrupt.id);
     }
-    const othersUndecided = conversation.pendingInterrupts.some((entry) => !entry.decision && entry.interrupt.id !== target.interrupt.id);
+    const othersUndecided = thread.conversation.pendingInterrupts.some((entry) => !entry.decision && entry.interrupt.id !== target.interrupt.id);
     if (!othersUndecided && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", target.interrupt.id);
-    decide(conversation, target.interrupt.id, decision);
-    this.persisted?.save(conversation);
+    thread.act({ type: "decision", interruptId: target.interrupt.id, decision });
     if (othersUndecided || !instance) return;
     this.carbonEvents.follow(instance);
     await this.turns.play(resumeTurn(instance, options.signal, this.delivery));
   }
 
-  /**
-   * Answers a call of a tool declared without a `handler` with `result` (a
-   * string as it is, anything else as JSON): the call's result in the history,
-   * and the agent goes on in a run that carries it, as for a handler's result.
-   * Its card shows it answered. Rejects as `respondToInterrupt` does.
-   */
+  /** Answers a call of a tool declared without a `handler` with `result` (a string as it is, anything else as JSON), as `respondToInterrupt` answers its card. */
   respondToToolCall(toolCallId: string, result: unknown, instance: CarbonChatInstance | undefined = this.lastInstance, options: RespondOptions = {}): Promise<void> {
     const waiting = this.conversation.pendingInterrupts.find((entry) => isClientToolInterrupt(entry.interrupt) && entry.interrupt.toolCallId === toolCallId);
     if (!waiting) return Promise.reject(new AgUiInterruptError(`No call '${toolCallId}' of a tool without a handler waits for an answer`));
     return this.respondToInterrupt({ type: "answer", result }, instance, options, waiting.interrupt.id);
+  }
+
+  protected adopt(thread: Thread): void {
+    this.kept.keep(thread);
+    this.threads.next(thread);
+    this.delivery.cutAll();
+    this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
+  }
+
+  /** A run still going on the restored `thread`, as a turn of its own: after what is queued, once Carbon shows the restored history. */
+  protected rejoin(thread: Thread, run: RunningRun, instance: CarbonChatInstance): void {
+    if (thread !== this.thread || this.disposed) return;
+    this.carbonEvents.follow((this.lastInstance = instance));
+    // Carbon shows what `loadHistory` returned once its promise has settled: the answer goes after it.
+    const shown = new Promise<void>((resolve) => this.options.scheduler.schedule(resolve));
+    void this.turns.play(rejoinTurn(run, thread.conversation.lastRequestId, instance, shown, this.delivery));
+  }
+
+  /** Carbon's stop button: the turn playing ends, and so does what its stream still brings. */
+  private stopPlaying(): void {
+    this.delivery.tails.stop(CancellationReason.STOP_STREAMING);
+    this.turns.stopPlaying();
+  }
+
+  /** Feedback given with Carbon's thumbs: into the thread's log (restored with its answer), and to `onFeedback`. */
+  private feedback(event: CarbonFeedbackEvent): void {
+    const given = feedbackOf(this.thread, event);
+    if (given) this.options.onFeedback?.(given);
+  }
+
+  private serverBranches(): ServerBranches {
+    return { branches: this.options.threads?.branches, callOptions: this.kept.callOptions() };
   }
 }
 

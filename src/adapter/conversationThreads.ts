@@ -1,35 +1,39 @@
 import type { CarbonChatInstance, CarbonThreadInstance, CustomLoadHistory } from "../carbon";
-import type { Conversation } from "../conversation";
-import type { InterruptDecision } from "../hitl";
+import { notRestoredNotice } from "../persistence/restore";
 import type { ThreadSummary } from "../persistence/store";
+import { randomId } from "../internal/ids";
+import type { Thread } from "../thread/thread";
 import type { CarbonEvents } from "./carbonEvents";
-import type { ChatPersistence } from "./chatPersistence";
-import { CurrentConversation } from "./currentConversation";
+import type { KeptThreads } from "./keptThreads";
+import type { RunningRun } from "./loadThread";
+import { ThreadViews } from "./threadViews";
 
 /**
  * The adapter's threads, as the host moves between them: a new one, another
  * one from the agent's server or the store, the restored history Carbon
- * loads, the threads listed, deleted and saved. Where the conversation goes
- * (`adopt`) and how the turns of the one left end is the adapter's.
+ * loads, the threads listed, deleted and saved. Where a thread goes
+ * (`adopt`), how the turns of the one left end, and how a run still going
+ * is rejoined are the adapter's.
  */
-export abstract class ConversationThreads extends CurrentConversation {
+export abstract class ConversationThreads extends ThreadViews {
   /** The Carbon instance of the latest message, where a resume streams when none is given. */
   protected lastInstance: CarbonChatInstance | undefined;
   protected abstract readonly carbonEvents: CarbonEvents;
-  /** With `persistence` or `threads`: the threads, and the transcript each turn records (docs/persistence.md). */
-  protected abstract readonly persisted: ChatPersistence | undefined;
-  /** Makes `conversation` the current one; the turns of the one left end. */
-  protected abstract adopt(conversation: Conversation): void;
+  protected abstract readonly kept: KeptThreads;
+  /** Makes `thread` the current one; the turns of the one left end. */
+  protected abstract adopt(thread: Thread): void;
+  /** Streams a run still going on `thread` into the chat, as a turn of its own, once Carbon shows what came before. */
+  protected abstract rejoin(thread: Thread, run: RunningRun, instance: CarbonChatInstance): void;
 
   /**
    * Starts a new thread with no history. Every turn begun on the old one
    * ends (what streams shows "Response stopped"; a turn still waiting never
-   * starts), and whatever its runs still do is written into the old
-   * conversation, not the new one. Carbon's restart does this by itself when
-   * the adapter has seen the instance (its event bus).
+   * starts), and whatever its runs still do is written into the old thread,
+   * not the new one. Carbon's restart does this by itself when the adapter
+   * has seen the instance (its event bus).
    */
   reset(): void {
-    this.adopt(this.newConversation({}));
+    this.adopt(this.makeThread(undefined));
   }
 
   /**
@@ -40,26 +44,35 @@ export abstract class ConversationThreads extends CurrentConversation {
    */
   readonly loadHistory: CustomLoadHistory = async (instance) => {
     if (instance) this.carbonEvents.follow((this.lastInstance = instance));
-    return this.persisted?.loadHistory(instance) ?? [];
+    const { threadId } = this;
+    // A thread the adapter made itself has nothing to restore on the agent's server.
+    if (this.keptOnServer && threadId !== this.viewOptions.threadId) return [];
+    const opened = await this.kept.open(threadId);
+    if (this.threadId !== threadId || opened === "none") return [];
+    if ("notice" in opened) {
+      this.reset();
+      return [notRestoredNotice(this.thread.now(), opened.notice)];
+    }
+    this.adopt(opened.thread);
+    if (opened.running && instance) this.rejoin(opened.thread, opened.running, instance);
+    return opened.chat;
   };
+
+  /** Whether the agent's server keeps the threads. */
+  protected abstract readonly keptOnServer: boolean;
 
   /** How many earlier turns of a restored thread its chat does not show yet; `showEarlierHistory` inserts them. */
   get earlierTurns(): number {
-    return this.persisted?.earlierTurns() ?? 0;
+    return this.kept.earlierTurns(this.thread);
   }
 
   showEarlierHistory(instance: CarbonThreadInstance, turns?: number): Promise<void> {
-    return this.persisted?.showEarlierHistory(instance, turns) ?? Promise.resolve();
-  }
-
-  /** How an interrupt of this thread was answered once the answer went to the agent, for a restored card. */
-  interruptAnswer(interruptId: string): InterruptDecision["type"] | "cancelled" | undefined {
-    return this.persisted?.interruptAnswer(interruptId);
+    return this.kept.showEarlier(this.thread, instance, turns);
   }
 
   /** The threads, latest first: the agent's server's where it lists them (`threads`), else the store's. */
   listThreads(): Promise<ThreadSummary[]> {
-    return this.persisted?.list() ?? Promise.resolve([]);
+    return this.kept.list();
   }
 
   /** A new thread, and Carbon's chat cleared (as a `clearConversation()` of the host's on an instance the adapter follows). */
@@ -76,19 +89,23 @@ export abstract class ConversationThreads extends CurrentConversation {
   async switchThread(threadId: string, instance: CarbonThreadInstance): Promise<void> {
     if (threadId === this.threadId) return;
     this.carbonEvents.follow((this.lastInstance = instance));
-    if (this.persisted) return this.persisted.switchThread(threadId, instance);
-    this.adopt(this.newConversation({ threadId }));
+    const opened = await this.kept.open(threadId);
+    this.adopt(typeof opened === "object" && "thread" in opened ? opened.thread : this.makeThread(opened === "none" ? threadId : randomId()));
     await this.carbonEvents.clear(instance);
+    if (opened === "none") return;
+    if ("notice" in opened) return instance.messaging.insertHistory([notRestoredNotice(this.thread.now(), opened.notice)]);
+    await instance.messaging.insertHistory(opened.chat);
+    if (opened.running) this.rejoin(opened.thread, opened.running, instance);
   }
 
   /** Deletes a thread, on the agent's server too where it deletes threads; the current one is replaced by a new thread. */
   async deleteThread(threadId: string, instance?: CarbonThreadInstance): Promise<void> {
     if (threadId === this.threadId) await this.newThread(instance);
-    await this.persisted?.remove(threadId);
+    await this.kept.remove(threadId);
   }
 
   /** Stops what streams and saves the current thread now, as the page does when it goes away. */
   saveNow(): Promise<void> {
-    return this.persisted?.saveNow() ?? Promise.resolve();
+    return this.kept.saveNow(this.thread);
   }
 }

@@ -1,12 +1,13 @@
 import type { BaseEvent } from "@ag-ui/core";
-import { NEVER, type Observable } from "rxjs";
-import type { Conversation } from "../conversation";
+import type { Observable } from "rxjs";
 import { AgUiThreadServerError, type ThreadServerProblem } from "../errors";
 import type { ThreadStore } from "../persistence/threadStore";
+import type { ThreadLogData } from "../thread/log";
+import { replayBranch } from "../thread/replay";
 import type { AgentThreads, ServerThread } from "../threads/agentThreads";
+import { withCachedLog } from "../threads/cachedLog";
+import { logOfServerThread } from "../threads/serverLog";
 import { threadServerError } from "../threads/threadServerError";
-import { withCache } from "../threads/cachedThread";
-import { replayThread } from "../threads/threadHistory";
 import type { ResolvedOptions } from "./options";
 
 /** A run still going on a restored thread, to rejoin: its events from the start, and how to stop it where it runs. */
@@ -15,7 +16,8 @@ export interface RunningRun {
   stop?: () => Promise<void>;
 }
 
-export type LoadedForChat = { conversation: Conversation; running?: RunningRun } | "none" | { notice: string };
+/** A thread to show: its log (and the run still going on it); none stored; or one line saying why it could not be opened. */
+export type LoadedForChat = { log: ThreadLogData; running?: RunningRun } | "none" | { notice: string };
 
 const NOT_RESTORED = "The saved conversation could not be restored, so a new one has started.";
 
@@ -29,30 +31,28 @@ const notOpened: Record<ThreadServerProblem, string> = {
 };
 
 /**
- * A thread as it is to be shown: the agent's server's (with what this
- * browser kept of it, see `withCache`) when it keeps threads, else the
- * store's. One that cannot be opened says why in `notice` (its error went to
- * `onError`); nothing stored is deleted.
+ * A thread's log as it is to be shown: the agent's server's, with what this
+ * browser kept of it (`withCachedLog`), where it keeps threads; else the
+ * store's. One that cannot be opened says why in `notice` (its error went
+ * to `onError`); nothing stored is deleted.
  */
-export async function loadThread(threadId: string, threads: ThreadStore, server: AgentThreads | undefined, options: ResolvedOptions): Promise<LoadedForChat> {
-  const [cached, served] = await Promise.all([threads.load(threadId), server && fromServer(server, threadId, options)]);
-  const local = typeof cached === "object" ? cached.conversation : undefined;
+export async function loadThread(threadId: string, store: ThreadStore | undefined, server: AgentThreads | undefined, options: ResolvedOptions): Promise<LoadedForChat> {
+  const [cached, served] = await Promise.all([store ? store.load(threadId) : ("none" as const), server && fromServer(server, threadId, options)]);
+  const local = typeof cached === "object" ? cached.log : undefined;
   // Not on the server, and never answered by it (its first run failed before the server had it): only this browser has it.
-  const onlyHere = served === "not-found" && local !== undefined && local.messages.every((message) => message.role === "user");
-  if (served === undefined || onlyHere) return local ? { conversation: local } : cached === "none" ? "none" : { notice: NOT_RESTORED };
+  const onlyHere = served === "not-found" && local !== undefined && local.entries.every((entry) => entry.kind !== "run" || entry.events.length === 0);
+  if (served === undefined || onlyHere) return local ? { log: local } : cached === "none" ? "none" : { notice: NOT_RESTORED };
   if (served === "not-found") options.onError(new AgUiThreadServerError("load", threadId, "not-found"));
   if (served === "not-found" || "problem" in served) return { notice: notOpened[served === "not-found" ? "not-found" : served.problem] };
-  const keptLog = local && threads.logOf(local);
-  const kept = local && keptLog && { conversation: local, transcript: keptLog.toEntries() };
-  const { describe = () => undefined } = options;
-  const pipeline = options.pipeline({ stop: NEVER, renderCost: NEVER, describeError: describe });
-  const replayed = replayThread(served, { pipeline, scheduler: options.scheduler, time: threads.now() });
-  const { conversation, transcript } = withCache(served, replayed, kept, options.scheduler);
-  // Not saved here: the cache is brought up to date by the next save (a turn's end), and opening a thread writes nothing.
-  // The versions of the latest answer kept here hold while the server's latest question is theirs (see TranscriptLog).
-  threads.adoptLog(conversation, transcript, keptLog?.versions);
+  const now = new Date(options.scheduler.now()).toISOString();
+  const serverLog = logOfServerThread(served, now);
+  const replay = (log: ThreadLogData) => replayBranch(log, options.replay).conversation;
+  const serverView = replay(serverLog);
+  const messages = "messages" in served ? served.messages : serverView.messages;
+  const waiting = "interrupts" in served ? served.interrupts : serverView.pendingInterrupts.map((entry) => entry.interrupt);
+  const log = withCachedLog(serverLog, messages, waiting, local && { log: local, messages: replay(local).messages }, served.running !== undefined);
   const running = served.running && { events: served.running, ...(served.stopRunning && { stop: served.stopRunning }) };
-  return { conversation, ...(running && { running }) };
+  return { log, ...(running && { running }) };
 }
 
 /** The thread from the agent's server, "not-found" when it has none by that id, or the problem (reported) that kept it. */
@@ -65,4 +65,3 @@ async function fromServer(server: AgentThreads, threadId: string, options: Resol
     return { problem: error.problem };
   }
 }
-

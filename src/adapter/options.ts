@@ -1,10 +1,9 @@
 import type { Context, Message, Tool } from "@ag-ui/core";
-import type { Observable, SchedulerLike } from "rxjs";
+import { NEVER, type Observable, type SchedulerLike } from "rxjs";
 import { describerOf } from "../describeError";
 import type { CarbonAgUiError } from "../errors";
 import type { RestoreOptions } from "../persistence/restore";
 import { frameScheduler } from "../internal/frameScheduler";
-import type { Conversation } from "../conversation";
 import type { AgUiToCarbonOptions } from "../operators/agUiToCarbon";
 import { itemOptionsOf } from "../operators/map/carbonItems";
 import { asCarbonAgUiError } from "../errors";
@@ -14,6 +13,7 @@ import { answerItems, type FeedbackOptions } from "./answerItems";
 import type { PersistenceOptions } from "../persistence/threadStore";
 import type { AgentThreads } from "../threads/agentThreads";
 import type { RunAgent } from "../runners/runAgent";
+import type { ReplayOptions } from "../thread/replay";
 
 /** The `agUiToCarbon()` options the adapter passes on to every run as they are given. */
 const PASSED_ON = [
@@ -147,14 +147,14 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    * asked again, and a Regenerate button (`regenerate`). Each answer then
    * ends with a `user_defined` item `{ kind: "versions", responseId }`,
    * which `renderAnswerVersions` (web component) or `createAnswerVersions`
-   * (React) draws for the latest answer only. Needs the adapter's
-   * transcript (`persistence`, or `threads`). Default `false`.
+   * (React) draws for the latest answer only. The versions are branches of
+   * the thread's log: in memory, saved with `persistence`. Default `false`.
    */
   answerVersions?: boolean;
   /**
    * Carbon's thumbs up and down on each answer (`true`, or Carbon's feedback
    * options: categories, prompt, disclaimer…). What the person gives is kept
-   * in the transcript (with `persistence` or `threads`), restored with the
+   * in the thread's log (saved with `persistence`), restored with the
    * answer, and told to `onFeedback`. Default `false`.
    */
   feedback?: boolean | FeedbackOptions;
@@ -206,15 +206,15 @@ export interface ResolvedOptions {
   /** What a restored chat is checked and escaped with, as live answers are. */
   restoreOptions: RestoreOptions;
   rejectOnError: boolean;
-  /** Whether the versions bar is shown (`answerVersions`, with a transcript to keep versions in). */
+  /** Whether the versions bar is shown (`answerVersions`). */
   answerVersions: boolean;
   onFeedback: ((feedback: AnswerFeedback) => void) | undefined;
   /** The words for a failed turn; undefined shows none. */
   describe: ((error: unknown) => string | undefined) | undefined;
   /** The `agUiToCarbon()` options of one run. */
   pipeline(parts: RunPipelineParts): AgUiToCarbonOptions;
-  /** With `persistence`, each run's response id and where its chunks are recorded (set by the adapter). */
-  recording: (conversation: Conversation, requestId: string | undefined, runId: string) => Pick<AgUiToCarbonOptions, "responseId" | "record" | "recordUnfinishedOn">;
+  /** What a thread's log is replayed with (a restored chat, a branch switched to): the stages as a live run has them. */
+  replay: ReplayOptions;
 }
 
 export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptions {
@@ -229,9 +229,22 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
   const toolSchemas = options.toolClient && new ToolSchemas(options.toolClient, (error) => onWarning(asCarbonAgUiError(error)));
   const askedTools = sent.filter((_tool, at) => !tools[at]!.handler);
   const threads = options.threads === false ? undefined : (options.threads ?? run.threads);
-  // Versions are kept in the transcript, which the adapter has with `persistence` or the agent's threads.
-  const answerVersions = options.answerVersions === true && (options.persistence !== undefined || threads !== undefined);
+  // Versions are branches of the thread's log, which the adapter keeps with or without storage.
+  const answerVersions = options.answerVersions === true;
   const finishAnswer = answerItems(options.feedback, answerVersions);
+  const pipeline = ({ stop, requestId, renderCost, describeError: describe }: RunPipelineParts): AgUiToCarbonOptions => ({
+    ...passedOn,
+    stop,
+    ...(requestId !== undefined && { requestId }),
+    // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own, in windows that follow Carbon's render cost.
+    coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? scheduler, renderCost: ownCoalesce.renderCost ?? renderCost },
+    clientTools,
+    askedTools,
+    ...(toolSchemas && { approvals: { inputSchemas: toolSchemas.byName } }),
+    describeError: describe,
+    ...(finishAnswer && { finishAnswer }),
+  });
+  const restoreOptions = { ...itemOptionsOf(options), ...(options.html !== undefined && { html: options.html }) };
   return {
     run,
     handledTools: tools.filter((tool) => tool.handler),
@@ -251,22 +264,12 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
     onStateChange: options.onStateChange,
     onError,
     onWarning,
-    restoreOptions: { ...itemOptionsOf(options), ...(options.html !== undefined && { html: options.html }) },
+    restoreOptions,
     rejectOnError,
     describe: describerOf(options.describeError),
-    recording: () => ({}),
-    pipeline: ({ stop, requestId, renderCost, describeError: describe }) => ({
-      ...passedOn,
-      stop,
-      ...(requestId !== undefined && { requestId }),
-      // Deltas merge at the adapter's pace unless `coalesce` names a scheduler of its own, in windows that follow Carbon's render cost.
-      coalesce: coalesce === false ? false : { ...ownCoalesce, scheduler: ownCoalesce.scheduler ?? scheduler, renderCost: ownCoalesce.renderCost ?? renderCost },
-      clientTools,
-      askedTools,
-      ...(toolSchemas && { approvals: { inputSchemas: toolSchemas.byName } }),
-      describeError: describe,
-      ...(finishAnswer && { finishAnswer }),
-    }),
+    pipeline,
+    // Nothing a replay times or reports: its stages are those of a live run, the words for a failure the ones shown (see replayRun).
+    replay: { pipeline: pipeline({ stop: NEVER, renderCost: NEVER, describeError: describerOf(options.describeError) ?? (() => undefined) }), scheduler, ...(options.initialState !== undefined && { initialState: options.initialState }), restore: restoreOptions },
   };
 }
 

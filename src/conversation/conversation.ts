@@ -1,22 +1,17 @@
 import { aggregateTokenUsage, type Interrupt, type Message, type TokenUsage, type ToolCall } from "@ag-ui/core";
-import { BehaviorSubject, defer, filter, startWith, Subject, type Observable, type SchedulerLike } from "rxjs";
+import { BehaviorSubject, type Observable, type SchedulerLike } from "rxjs";
 import type { InterruptDecision, PendingInterrupt } from "../hitl";
 import { deepFreeze } from "../internal/deepFreeze";
 import { frameScheduler } from "../internal/frameScheduler";
 import { randomId } from "../internal/ids";
-import { applyPatchAtomically, type PatchOutcome } from "../internal/jsonPatch";
+import type { PatchOutcome } from "../internal/jsonPatch";
+import { Activities, type Activity } from "./activities";
 import { History, type HeldCall, type HistoryMessage } from "./history";
+import { PendingCards, type CardAnswer } from "./pendingCards";
 import { SharedStateDocument } from "./sharedStateDocument";
 
-/** A running activity (ACTIVITY_SNAPSHOT / ACTIVITY_DELTA), by the message id it belongs to. */
-export interface Activity {
-  readonly messageId: string;
-  readonly activityType: string;
-  /** Frozen: each change makes a new one. */
-  readonly content: Readonly<Record<string, unknown>>;
-  /** The person's message the activity began in answer to (the history's last one then), if any. */
-  readonly requestId?: string;
-}
+export type { Activity } from "./activities";
+export type { CardAnswer } from "./pendingCards";
 
 export interface ConversationInit {
   /** The AG-UI thread id. Default: a fresh random id. */
@@ -35,31 +30,22 @@ export interface ConversationInit {
   scheduler?: SchedulerLike;
 }
 
-type ActivityMessage = Extract<Message, { role: "activity" }>;
-
-/** An answer's part of a conversation: its messages, and the activities it made. */
-export interface AnswerMessages {
-  messages: HistoryMessage[];
-  activities: Activity[];
-}
-
 /**
- * What outlives a turn: the thread id, its `History`, its shared state (a
- * `SharedStateDocument`), activities, pending interrupts, and the
- * clarification last shown. The adapter owns one; `applyToConversation()`
- * writes a run's changes into it. Reading is cheap: every value handed out
- * is an immutable snapshot.
+ * A thread as the chat goes on from it: its id, its `History`, its shared
+ * state (a `SharedStateDocument`), its `Activities`, its decision cards
+ * (`PendingCards`: what waits, how each was answered), usage, and the
+ * clarification last shown. It is the projection of the thread's log: the
+ * adapter's pipeline (`applyToConversation()`) and its acts (see
+ * `src/thread/fold.ts`) write it, nothing else. Reading is cheap: every
+ * value handed out is an immutable snapshot.
  */
 export class Conversation {
   /** The AG-UI thread the conversation is. */
   readonly threadId: string;
   private readonly history: History;
   private readonly sharedState: SharedStateDocument;
-  private readonly activityMap = new Map<string, Activity>();
-  /** Each activity as it changes. */
-  private readonly activityChanges = new Subject<Activity>();
-  /** Interrupts awaiting their resume, by id in arrival order. */
-  private readonly pendingSubject = new BehaviorSubject<readonly PendingInterrupt[]>(Object.freeze([]));
+  private readonly activityList: Activities;
+  private readonly cards = new PendingCards();
   /** The tokens the thread's runs reported, summed by provider and model. */
   private readonly usageSubject: BehaviorSubject<readonly TokenUsage[]>;
   /** The clarification card last shown on this thread, and the state version it was shown for. */
@@ -74,7 +60,8 @@ export class Conversation {
     this.threadId = init.threadId ?? randomId();
     const messages = init.messages ?? [];
     this.history = new History(messages.filter((message): message is HistoryMessage => message.role !== "activity"));
-    for (const message of messages) if (message.role === "activity") this.putActivityMessage(message);
+    this.activityList = new Activities(() => this.history.lastRequestId());
+    for (const message of messages) if (message.role === "activity") this.activityList.setMessage(message);
     this.messages$ = this.history.messages$;
     // Python AG-UI servers (pydantic) require `state` in every run input, as HttpAgent always sends it: `{}` for none.
     this.sharedState = new SharedStateDocument(init.state === undefined ? {} : init.state, init.scheduler ?? frameScheduler());
@@ -123,8 +110,14 @@ export class Conversation {
 
   /** Adds a message, or updates the one with the same id where it stands (see `History.upsert`); an `activity` message is an activity. */
   upsertMessage(message: Message): void {
-    if (message.role === "activity") this.putActivityMessage(message);
+    if (message.role === "activity") this.activityList.setMessage(message);
     else this.history.upsert(message);
+  }
+
+  /** Puts `messages` last, as they are (an imported history, as `@ag-ui/client` keeps its `initialMessages`); its `activity` messages are activities. */
+  importMessages(messages: readonly Message[]): void {
+    this.history.appendAll(messages.filter((message): message is HistoryMessage => message.role !== "activity"));
+    for (const message of messages) if (message.role === "activity") this.activityList.setMessage(message);
   }
 
   /** Adds each of `messages` the history does not hold, in order: what a run was given, as its RUN_STARTED echoes it (as `@ag-ui/client` applies it). */
@@ -143,16 +136,18 @@ export class Conversation {
    * messages replace the activities (when it has any).
    */
   replaceMessages(messages: readonly Message[]): void {
-    const activities = messages.filter((message): message is ActivityMessage => message.role === "activity");
     this.history.replace(messages.filter((message): message is HistoryMessage => message.role !== "activity"));
-    if (activities.length === 0) return;
-    this.activityMap.clear();
-    for (const message of activities) this.putActivityMessage(message);
+    this.activityList.replaceWith(messages.filter((message): message is Extract<Message, { role: "activity" }> => message.role === "activity"));
   }
 
   /** The latest tool call with this id in the history, with the id of the assistant message that made it. */
   findToolCall(toolCallId: string): { call: ToolCall; messageId: string } | undefined {
     return this.history.findToolCall(toolCallId);
+  }
+
+  /** Whether the history holds a message with this id (or the place of one that has started). */
+  hasMessage(id: string): boolean {
+    return this.history.has(id);
   }
 
   /** The text of every assistant message the thread's history has held, by id, those a snapshot dropped since included: what the person has seen. */
@@ -165,9 +160,9 @@ export class Conversation {
     return this.history.answeredCalls();
   }
 
-  /** Whether the history holds a message with this id (or the place of one that has started). */
-  hasMessage(id: string): boolean {
-    return this.history.has(id);
+  /** The id of the latest message of the person's, if any. */
+  get lastRequestId(): string | undefined {
+    return this.history.lastRequestId();
   }
 
   /** Attaches a provider's encrypted reasoning value to its message or tool call (see `History.attachEncryptedValue`). */
@@ -177,17 +172,12 @@ export class Conversation {
 
   /** The activities of this thread, by message id. */
   get activities(): ReadonlyMap<string, Activity> {
-    return this.activityMap;
+    return this.activityList.all;
   }
 
   /** The activity of `messageId` now (undefined while there is none), then each change of it. */
   activity$(messageId: string): Observable<Activity | undefined> {
-    return defer(() =>
-      this.activityChanges.pipe(
-        filter((activity) => activity.messageId === messageId),
-        startWith(this.activityMap.get(messageId)),
-      ),
-    );
+    return this.activityList.activity$(messageId);
   }
 
   /**
@@ -196,81 +186,53 @@ export class Conversation {
    * answer to. (A form of an earlier answer is not acted on.)
    */
   isActivityCurrent(messageId: string): boolean {
-    const activity = this.activityMap.get(messageId);
+    const activity = this.activities.get(messageId);
     return activity !== undefined && activity.requestId === this.history.lastRequestId();
-  }
-
-  /**
-   * Sets aside the answer to the person's message `requestId`: the messages
-   * after it (the history then ends with the question) and the activities
-   * made in answer to it. What `putAnswer` puts back.
-   */
-  takeAnswer(requestId: string): AnswerMessages {
-    const activities = [...this.activityMap.values()].filter((activity) => activity.requestId === requestId);
-    for (const activity of activities) this.activityMap.delete(activity.messageId);
-    return { messages: this.history.takeAfter(requestId) as HistoryMessage[], activities };
-  }
-
-  /** Puts an answer set aside (`takeAnswer`) back after the question. */
-  putAnswer(answer: AnswerMessages): void {
-    this.history.appendAll(answer.messages);
-    for (const activity of answer.activities) this.restoreActivity(activity);
   }
 
   /** Puts back an activity as it was kept (its `requestId` included), as a stored conversation is restored. */
   restoreActivity(activity: Activity): void {
-    this.putActivity({ ...activity, content: structuredClone(activity.content) });
+    this.activityList.restore(activity);
   }
 
   /** Sets an activity (ACTIVITY_SNAPSHOT). */
   setActivity(messageId: string, activityType: string, content: Record<string, unknown>): Activity {
-    return this.putActivity({ messageId, activityType, content: structuredClone(content) });
+    return this.activityList.set(messageId, activityType, content);
   }
 
   /** Applies an RFC 6902 patch to an activity's content (ACTIVITY_DELTA), all or nothing; undefined when there is no such activity. */
   patchActivity(messageId: string, activityType: string, patch: readonly unknown[]): { outcome: PatchOutcome; activity: Activity } | undefined {
-    const existing = this.activityMap.get(messageId);
-    if (!existing) return undefined;
-    const outcome = applyPatchAtomically(structuredClone(existing.content), patch);
-    if (outcome.error !== undefined) return { outcome, activity: existing };
-    return { outcome, activity: this.putActivity({ messageId, activityType, content: outcome.document as Record<string, unknown> }) };
+    return this.activityList.patch(messageId, activityType, patch);
   }
 
-  /** Interrupts awaiting their resume, oldest first, each with the decision taken so far. */
+  /** Interrupts awaiting their answer, oldest first, each with the decision taken so far. */
   get pendingInterrupts(): readonly PendingInterrupt[] {
-    return this.pendingSubject.value;
+    return this.cards.pending;
   }
 
   /** The pending interrupts, republished on every change (for decision-card renderers). */
   get pendingInterrupts$(): Observable<readonly PendingInterrupt[]> {
-    return this.pendingSubject.asObservable();
+    return this.cards.pending$;
   }
 
-  /** Adds interrupts to those awaiting a resume, after the ones already there; an id already pending is ignored. */
+  /** Adds interrupts to those awaiting an answer, after the ones already there; an id already pending is ignored. */
   addPendingInterrupts(interrupts: readonly Interrupt[]): void {
-    const pending = [...this.pendingInterrupts];
-    for (const interrupt of interrupts) {
-      if (!pending.some((entry) => entry.interrupt.id === interrupt.id)) pending.push({ interrupt: structuredClone(interrupt) });
-    }
-    this.publishPending(pending);
+    this.cards.add(interrupts);
   }
 
   /** Records the decision for a pending interrupt (replacing an earlier one). */
   decideInterrupt(interruptId: string, decision: InterruptDecision): void {
-    this.publishPending(this.pendingInterrupts.map((entry) => (entry.interrupt.id === interruptId ? { interrupt: entry.interrupt, decision: structuredClone(decision) } : entry)));
+    this.cards.decide(interruptId, decision);
   }
 
-  /** Takes every pending interrupt out, for a resume run. */
-  takePendingInterrupts(): readonly PendingInterrupt[] {
-    const taken = this.pendingInterrupts;
-    this.publishPending([]);
-    return taken;
+  /** The cards `answered` are answered as each says: they wait no more. Returns them as they waited. */
+  settleInterrupts(answered: readonly { interruptId: string; answer: CardAnswer }[]): PendingInterrupt[] {
+    return this.cards.settle(answered);
   }
 
-  /** Puts interrupts back, with their decisions, ahead of any that arrived since (a resume that failed before its first event). */
-  restorePendingInterrupts(entries: readonly PendingInterrupt[]): void {
-    const arrivedSince = this.pendingInterrupts.filter((entry) => !entries.some((restored) => restored.interrupt.id === entry.interrupt.id));
-    this.publishPending([...entries, ...arrivedSince]);
+  /** How the card of `interruptId` was answered, once its answer went. */
+  answerOf(interruptId: string): CardAnswer | undefined {
+    return this.cards.answerOf(interruptId);
   }
 
   /**
@@ -285,22 +247,5 @@ export class Conversation {
   /** Notes that a clarification card for `question` was shown, for the state as it is now. */
   noteClarificationShown(question: string): void {
     this.shownClarification = { question, stateVersion: this.sharedState.version };
-  }
-
-  private publishPending(pending: readonly PendingInterrupt[]): void {
-    this.pendingSubject.next(deepFreeze([...pending]));
-  }
-
-  private putActivityMessage(message: ActivityMessage): void {
-    this.putActivity({ messageId: message.id, activityType: message.activityType, content: structuredClone(message.content) });
-  }
-
-  /** Keeps `activity`; one without a `requestId` keeps its earlier one, or, new, takes the history's last message of the person's. */
-  private putActivity(activity: Activity): Activity {
-    const requestId = activity.requestId ?? this.activityMap.get(activity.messageId)?.requestId ?? this.history.lastRequestId();
-    const frozen = deepFreeze({ ...activity, ...(requestId !== undefined && { requestId }) });
-    this.activityMap.set(activity.messageId, frozen);
-    this.activityChanges.next(frozen);
-    return frozen;
   }
 }

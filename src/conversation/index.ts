@@ -1,1 +1,1 @@
-export { Conversation, type Activity, type AnswerMessages, type ConversationInit } from "./conversation";
+export { Conversation, type Activity, type CardAnswer, type ConversationInit } from "./conversation";

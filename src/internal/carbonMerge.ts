@@ -1,4 +1,4 @@
-import { JOINED_TEXT_TYPES, type CarbonItem, type CarbonItemDelta, type CarbonItemStreamingMetadata, type CarbonMessageOptions, type CarbonMessageResponse, type CarbonStreamChunk } from "../carbon";
+import { JOINED_TEXT_TYPES, type CarbonItem, type CarbonItemDelta, type CarbonItemStreamingMetadata, type CarbonMessageOptions } from "../carbon";
 import { TextBuffer } from "./textBuffer";
 
 /*
@@ -37,7 +37,7 @@ export interface StreamedItem {
   item: CarbonItem;
   /** Still streaming: `item` is the builder's own copy, extended in place, until a complete item replaces it. */
   open: boolean;
-  /** The text so far of an open item whose text Carbon joins; `item.text` is stale meanwhile (`itemOf` reads both). */
+  /** The text so far of an open item whose text Carbon joins; `item.text` is stale meanwhile. */
   text?: TextBuffer;
 }
 
@@ -76,14 +76,6 @@ export function addCompleteItem(items: StreamedItems, id: string, item: CarbonIt
   items.set(id, { item, open: false });
 }
 
-/** The item as Carbon has it so far, apart from the builder: an open item as a copy with its text joined, a complete one itself. */
-export function itemOf(state: StreamedItem): CarbonItem {
-  if (!state.open) return state.item;
-  const item = Object.assign({}, state.item);
-  if (state.text) item.text = state.text.toString();
-  return item;
-}
-
 /**
  * `later` merged into `earlier` the way Carbon merges message options
  * (lodash `merge`: objects by key, arrays by index, an undefined value leaves
@@ -106,41 +98,4 @@ function merge(earlier: unknown, later: unknown): unknown {
 
 function isContainer(value: unknown): value is object {
   return typeof value === "object" && value !== null;
-}
-
-/**
- * One response as Carbon builds it from its chunks, by the rules above.
- * Adding a chunk costs what the chunk holds; joined text is kept in a
- * `TextBuffer`, so memory follows the text, not the number of deltas.
- */
-export class StreamedMessage {
-  /** The items so far by Carbon item id (a chunk of an item without one is kept as an item of its own). */
-  readonly items: StreamedItems = new Map();
-  /** The message options so far, merged. */
-  messageOptions: CarbonMessageOptions | undefined;
-  /** The final response, once it came: it replaces everything. */
-  final: CarbonMessageResponse | undefined;
-
-  add(chunk: CarbonStreamChunk): void {
-    if ("final_response" in chunk) {
-      this.final = chunk.final_response;
-      return;
-    }
-    if ("complete_item" in chunk) {
-      addCompleteItem(this.items, this.idOf(chunk.complete_item), chunk.complete_item);
-      return;
-    }
-    const { partial_item: delta, partial_response } = chunk;
-    if (partial_response?.message_options) this.messageOptions = mergeMessageOptions(this.messageOptions, partial_response.message_options);
-    addPartialItem(this.items, this.idOf(delta), delta);
-  }
-
-  /** The items so far (`itemOf` each): the message as it streams, before its final response. */
-  streamedItems(): CarbonItem[] {
-    return Array.from(this.items.values(), itemOf);
-  }
-
-  private idOf(item: Partial<CarbonItem>): string {
-    return item.streaming_metadata?.id ?? `item-${this.items.size}`;
-  }
 }

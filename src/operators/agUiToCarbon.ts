@@ -11,7 +11,6 @@ import { carbonItems, itemOptionsOf } from "./map/carbonItems";
 import { clarification, type ClarificationOptions } from "./end/clarification";
 import { coalesceDeltas, type AdaptiveWindow } from "./render/coalesceDeltas";
 import { escapeHtml } from "./render/escapeHtml";
-import { recordChunks } from "./record/recordChunks";
 import { legacyInterrupt } from "./end/legacyInterrupt";
 import { interruptCards } from "./end/interruptCards";
 import { expandChunks } from "./check/expandChunks";
@@ -75,6 +74,11 @@ export interface AgUiToCarbonOptions
    * `toolCallSteps()`). Default: those the conversation's history has held.
    */
   answeredCalls?: ReadonlyMap<string, { name: string; arguments: string }>;
+  /**
+   * The interrupts this run answers (its resume): they wait no more once it
+   * begins, so one it raises again gets its card. Default: none.
+   */
+  answering?: readonly string[];
   /** Your own operators, run in order on the checked events before the built-in mappings. */
   operators?: readonly MonoTypeOperatorFunction<PipelineElement>[];
   /**
@@ -94,15 +98,6 @@ export interface AgUiToCarbonOptions
    * it displays as text, and markdown images as links (`escapeHtml()`).
    */
   html?: boolean;
-  /**
-   * Sees the turn's Carbon chunks as they are made before HTML escaping and
-   * coalescing (see `recordChunks()`): what a conversation snapshot keeps.
-   * With a string `responseId` they carry the live response's id. A throw
-   * fails the turn.
-   */
-  record?: (chunk: CarbonStreamChunk) => void;
-  /** With `record`: a source error this picks leaves the record unfinished (see `recordChunks()`). Default: none. */
-  recordUnfinishedOn?: (error: unknown) => boolean;
   /**
    * Show the tokens each run reports it used as a quiet line under its
    * answer (see `usageNote()`): `true` for "150 tokens (120 in, 30 out)", or
@@ -136,7 +131,7 @@ export interface CoalesceOptions {
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
  * - map: `inputMessages → sharedState → predictState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → a2uiSurfaces → chainOfThought`
  * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome → usageNote`
- * - record and render: `applyToConversation → recordChunks (with `record`) → escapeHtml → toStreamChunks → coalesceDeltas`
+ * - record and render: `applyToConversation → escapeHtml → toStreamChunks → coalesceDeltas`
  *
  * The mapping stages read only the stream (and what the conversation held
  * when the run began); `applyToConversation` is the one that writes it.
@@ -162,7 +157,7 @@ export function agUiToCarbon(options: AgUiToCarbonOptions = {}): OperatorFunctio
  * adapter and the fused runtime's property spec compose them).
  */
 export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: Conversation, keep: (instruction: CarbonInstruction) => boolean = () => false): OperatorFunction<unknown, unknown>[] {
-  const { stop, onEvent, operators = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onToolCall, clientTools, askedTools, approvals, onActivity, onUsage, onRunFinished, detectClarification, onClarification, html = false, record, showUsage = false } =
+  const { stop, onEvent, operators = [], answering = [], validate = true, coalesce = true, onInvalidEvent, onWarning, onToolCall, clientTools, askedTools, approvals, onActivity, onUsage, onRunFinished, detectClarification, onClarification, html = false, showUsage = false } =
     options;
   const itemOptions = itemOptionsOf(options);
   const history = conversation.messages;
@@ -197,13 +192,12 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     chainOfThought(),
     // end of run
     legacyInterrupt(onWarning ? { onWarning } : {}),
-    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id), ...(askedTools && { askedTools }), ...(approvals && { approvals }) }),
+    interruptCards({ history, waiting: conversation.pendingInterrupts.map(({ interrupt }) => interrupt.id).filter((id) => !answering.includes(id)), ...(askedTools && { askedTools }), ...(approvals && { approvals }) }),
     ...(detectClarification ? [clarification({ detectClarification, ...(onClarification && { onClarification }) }, clarificationContext)] : []),
     runOutcome(onRunFinished ? { onRunFinished } : {}),
     ...(showUsage === false ? [] : [usageNote(showUsage === true ? undefined : showUsage)]),
     // record and render
     applyToConversation(conversation, { ...(onWarning && { onWarning }), ...(onActivity && { onActivity }), ...(onUsage && { onUsage }) }),
-    ...(record ? [recordChunks(record, options, options.recordUnfinishedOn)] : []),
     ...(html ? [] : [escapeHtml()]),
     toStreamChunksKeeping(options, keep as (instruction: CarbonInstruction) => instruction is CarbonInstruction),
     ...(coalesce === false ? [] : [coalesce === true ? coalesceDeltas() : coalesceDeltas(coalesce.scheduler, coalesce.intervalMs, adaptiveWindow(coalesce))]),

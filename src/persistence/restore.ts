@@ -125,11 +125,11 @@ export function notRestoredNotice(time: string, text = "The saved conversation c
   };
 }
 
-/** A transcript cut before its last `turns` turns (a turn begins with a request): what to show now, and what comes before it. */
-export function splitAtTurns(transcript: readonly TranscriptEntry[], turns: number): { earlier: TranscriptEntry[]; later: TranscriptEntry[] } {
-  let cut = transcript.length;
-  for (let seen = 0; cut > 0 && seen < turns; ) if (transcript[--cut]!.kind === "request") seen++;
+/** A chat cut before its last `turns` turns (a turn begins with the person's request): what to show now, and what comes before it. */
+export function splitAtTurns(chat: readonly CarbonHistoryItem[], turns: number): { earlier: CarbonHistoryItem[]; later: CarbonHistoryItem[] } {
+  let cut = chat.length;
+  for (let seen = 0; cut > 0 && seen < turns; ) if ("input" in chat[--cut]!.message) seen++;
   // Fewer turns than asked for: all of it, whatever comes before the first request too.
-  if (!transcript.slice(0, cut).some((entry) => entry.kind === "request")) cut = 0;
-  return { earlier: transcript.slice(0, cut), later: transcript.slice(cut) };
+  if (!chat.slice(0, cut).some((item) => "input" in item.message)) cut = 0;
+  return { earlier: chat.slice(0, cut), later: chat.slice(cut) };
 }

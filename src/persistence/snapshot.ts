@@ -1,59 +1,30 @@
-import type { Message, TokenUsage } from "@ag-ui/core";
-import { Conversation, type Activity, type ConversationInit } from "../conversation";
-import type { PendingInterrupt } from "../hitl";
-import type { AnswerVersions } from "./answerVersions";
-import type { TranscriptEntry } from "./transcript";
+import type { LogEntry, ThreadLogData } from "../thread/log";
 
-/** The snapshot format this library writes and reads. */
-export const SNAPSHOT_VERSION = 1;
+/** The snapshot format this library writes. It reads version 1 too (`parseSnapshot` migrates it). */
+export const SNAPSHOT_VERSION = 2;
 
 /**
- * A conversation as plain JSON, enough to restore it with no agent: what the
- * agent is sent (messages, encrypted values verbatim, shared state), what
- * the thread holds (activities, interrupts awaiting a resume with the
- * decisions taken and their expiry), and what the chat showed
- * (`transcript`). Never a token, a header or `forwardedProps`: those are the
- * adapter's options, not the conversation's.
+ * A thread as plain JSON, enough to restore it with no agent: its log, as
+ * AG-UI's serialization keeps a thread (each run's events, compacted, and
+ * what the person did between them), with the branch it was on. The
+ * history the agent is sent, the chat, the cards and the versions are all
+ * read from it again. Never a token, a header, `tools`, `context` or
+ * `forwardedProps`: those are the adapter's options, not the thread's.
  */
 export interface ConversationSnapshot {
   version: typeof SNAPSHOT_VERSION;
   threadId: string;
   /** ISO 8601: when it was taken. */
   savedAt: string;
-  /** The AG-UI history, as the next run sends it. */
-  messages: readonly Message[];
-  /** The shared state (any JSON value). */
-  state: unknown;
-  activities: readonly Activity[];
-  pendingInterrupts: readonly PendingInterrupt[];
-  transcript: readonly TranscriptEntry[];
-  /** The tokens the thread's runs reported (`Conversation.usage`); absent when none did. */
-  usage?: readonly TokenUsage[];
-  /** The versions of the latest answer, once it was asked again (`regenerate`); absent when it was not. */
-  versions?: AnswerVersions;
+  entries: readonly LogEntry[];
+  /** The current branch's last entry. */
+  head?: string;
 }
 
-/** A snapshot of `conversation` now, with what the chat showed. Its parts are the conversation's frozen values, not copies. */
-export function snapshotOf(conversation: Conversation, transcript: readonly TranscriptEntry[], savedAt: Date, versions?: AnswerVersions): ConversationSnapshot {
-  return {
-    version: SNAPSHOT_VERSION,
-    threadId: conversation.threadId,
-    savedAt: savedAt.toISOString(),
-    messages: conversation.messages,
-    state: conversation.state,
-    activities: [...conversation.activities.values()],
-    pendingInterrupts: conversation.pendingInterrupts,
-    transcript,
-    ...(conversation.usage.length > 0 && { usage: conversation.usage }),
-    ...(versions && { versions }),
-  };
+/** A snapshot of a thread's log now. Its entries are the log's values, not copies. */
+export function snapshotOf(log: ThreadLogData, savedAt: Date): ConversationSnapshot {
+  return { version: SNAPSHOT_VERSION, threadId: log.threadId, savedAt: savedAt.toISOString(), entries: log.entries, ...(log.head !== undefined && { head: log.head }) };
 }
 
-/** The conversation a snapshot holds: its thread, history, state, activities, pending interrupts with their decisions, and usage. */
-export function conversationOf(snapshot: ConversationSnapshot, init: Pick<ConversationInit, "scheduler"> = {}): Conversation {
-  const conversation = new Conversation({ ...init, threadId: snapshot.threadId, messages: snapshot.messages, state: snapshot.state, ...(snapshot.usage && { usage: snapshot.usage }) });
-  for (const activity of snapshot.activities) conversation.restoreActivity(activity);
-  conversation.addPendingInterrupts(snapshot.pendingInterrupts.map((entry) => entry.interrupt));
-  for (const { interrupt, decision } of snapshot.pendingInterrupts) if (decision) conversation.decideInterrupt(interrupt.id, decision);
-  return conversation;
-}
+/** The log a snapshot holds. */
+export const logOf = (snapshot: ConversationSnapshot): ThreadLogData => ({ threadId: snapshot.threadId, entries: snapshot.entries, ...(snapshot.head !== undefined && { head: snapshot.head }) });

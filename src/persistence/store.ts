@@ -1,3 +1,4 @@
+import { describeContent } from "../contentParts";
 import { isRecord } from "../internal/isRecord";
 import type { ConversationSnapshot } from "./snapshot";
 
@@ -41,10 +42,18 @@ export function titleOf(text: string): string {
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1)}…` : line;
 }
 
-/** The summary of a snapshot, for `list`. */
+/** The summary of a snapshot, for `list`: titled by the first thing the person asked in it. */
 export function summaryOf(snapshot: ConversationSnapshot): ThreadSummary {
-  const first = snapshot.transcript.find((entry) => entry.kind === "request");
-  return { threadId: snapshot.threadId, title: titleOf(first?.text ?? ""), savedAt: snapshot.savedAt };
+  return { threadId: snapshot.threadId, title: titleOf(firstQuestion(snapshot.entries) ?? ""), savedAt: snapshot.savedAt };
+}
+
+function firstQuestion(entries: ConversationSnapshot["entries"]): string | undefined {
+  for (const entry of entries) {
+    if (entry.kind === "act" && entry.act.type === "message") return describeContent(entry.act.message.content);
+    const request = entry.kind === "imported" ? entry.transcript.find((shown) => shown.kind === "request") : undefined;
+    if (request?.kind === "request") return request.text;
+  }
+  return undefined;
 }
 
 /** Whether a stored summary has the fields a list shows (storage anyone on the page can write). */

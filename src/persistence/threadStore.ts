@@ -1,13 +1,11 @@
-import type { SchedulerLike } from "rxjs";
-import type { Conversation } from "../conversation";
+import type { SchedulerLike, Subscription } from "rxjs";
 import { AgUiSnapshotError, AgUiStoreError, type CarbonAgUiError } from "../errors";
 import { randomId } from "../internal/ids";
+import type { ThreadLogData } from "../thread/log";
+import type { ThreadLog } from "../thread/threadLog";
 import { parseSnapshot, type SnapshotLimits } from "./schema";
-import { conversationOf, snapshotOf, type ConversationSnapshot } from "./snapshot";
+import { logOf, snapshotOf } from "./snapshot";
 import type { ConversationStore, ThreadSummary } from "./store";
-import { TranscriptLog } from "./transcriptLog";
-import type { AnswerVersions } from "./answerVersions";
-import type { TranscriptEntry } from "./transcript";
 
 /** The adapter's `persistence` option. */
 export interface PersistenceOptions {
@@ -39,19 +37,20 @@ interface SavedNotice {
   writer: string;
 }
 
-/** What loading a thread came to: its conversation (what its chat showed is its `logOf`); nothing stored; or a snapshot refused (reported). */
-export type LoadedThread = { conversation: Conversation } | "none" | "refused";
+/** What loading a thread came to: its log; nothing stored; or a snapshot refused (reported). */
+export type LoadedThread = { log: ThreadLogData } | "none" | "refused";
 
 /**
- * The conversations of a store: each conversation's transcript, saves that
- * never overlap (one at a time; saves asked for while one runs collapse into
- * one of the latest state per thread, taken when it is written), loads that
- * check what they read. Every failure goes to `report`, and nothing throws.
+ * The threads of a store, each its log: the one place a thread is saved,
+ * at each change of its log's entries (`keep`: an act, a run begun or
+ * ended, a branch moved; never an event). Saves never overlap (one at a
+ * time; saves asked for while one runs collapse into one of the latest log
+ * per thread, taken when it is written); loads check what they read. Every
+ * failure goes to `report`, and nothing throws.
  */
 export class ThreadStore {
-  private readonly logs = new WeakMap<Conversation, TranscriptLog>();
-  /** The conversation of each thread waiting for its save. */
-  private readonly waiting = new Map<string, Conversation>();
+  /** The log of each thread waiting for its save. */
+  private readonly waiting = new Map<string, ThreadLog>();
   /** Threads with a save asked for and not yet written. */
   private readonly unsaved = new Set<string>();
   private lastSave: Promise<void> = Promise.resolve();
@@ -81,16 +80,9 @@ export class ThreadStore {
     this.channel = undefined;
   }
 
-  /** What the chat of `conversation` showed so far. */
-  logOf(conversation: Conversation): TranscriptLog {
-    let log = this.logs.get(conversation);
-    if (!log) this.logs.set(conversation, (log = new TranscriptLog()));
-    return log;
-  }
-
-  /** Takes `transcript` as what the chat of `conversation` showed so far (a thread restored from elsewhere), with the versions of its latest answer kept here. */
-  adoptLog(conversation: Conversation, transcript: readonly TranscriptEntry[], versions?: AnswerVersions): void {
-    this.logs.set(conversation, new TranscriptLog(transcript, versions));
+  /** Saves `log` at each change of its entries, until unsubscribed. */
+  keep(log: ThreadLog): Subscription {
+    return log.changes$.subscribe(() => void this.save(log));
   }
 
   /** Now, as the snapshot's times say it. */
@@ -98,11 +90,11 @@ export class ThreadStore {
     return new Date(this.scheduler.now()).toISOString();
   }
 
-  /** Saves the conversation once the saves before it are done; resolves then, whatever came of it. */
-  save(conversation: Conversation): Promise<void> {
-    const { threadId } = conversation;
+  /** Saves the log once the saves before it are done; resolves then, whatever came of it. */
+  save(log: ThreadLog): Promise<void> {
+    const { threadId } = log;
     const queued = this.waiting.has(threadId);
-    this.waiting.set(threadId, conversation);
+    this.waiting.set(threadId, log);
     this.unsaved.add(threadId);
     if (queued) return this.lastSave;
     this.lastSave = this.lastSave.then(async () => {
@@ -121,10 +113,9 @@ export class ThreadStore {
     return this.lastSave;
   }
 
-  /** The conversation as it is now, with what its chat showed, to store. */
-  private snapshotNow(conversation: Conversation): ConversationSnapshot {
-    const log = this.logOf(conversation);
-    return snapshotOf(conversation, log.toEntries(), new Date(this.scheduler.now()), log.versions);
+  /** The log as it is now, to store. */
+  private snapshotNow(log: ThreadLog) {
+    return snapshotOf(log.data, new Date(this.scheduler.now()));
   }
 
   /** Whether a save of the thread was asked for and has not been written yet. */
@@ -133,13 +124,13 @@ export class ThreadStore {
   }
 
   /** Saves at once, synchronously where the store can (`saveNow`): the page is going away. */
-  saveBeforeUnload(conversation: Conversation): void {
+  saveBeforeUnload(log: ThreadLog): void {
     const { store } = this.options;
-    if (!store.saveNow) return void this.save(conversation);
+    if (!store.saveNow) return void this.save(log);
     try {
-      store.saveNow(this.snapshotNow(conversation));
+      store.saveNow(this.snapshotNow(log));
     } catch (error) {
-      this.report(new AgUiStoreError("save", conversation.threadId, { cause: error }));
+      this.report(new AgUiStoreError("save", log.threadId, { cause: error }));
     }
   }
 
@@ -155,9 +146,7 @@ export class ThreadStore {
     try {
       const snapshot = parseSnapshot(raw, this.options.limits);
       if (snapshot.threadId !== threadId) throw new AgUiSnapshotError(`The conversation stored for thread '${threadId}' belongs to another thread`);
-      const conversation = conversationOf(snapshot, { scheduler: this.scheduler });
-      this.logs.set(conversation, new TranscriptLog(snapshot.transcript, snapshot.versions));
-      return { conversation };
+      return { log: logOf(snapshot) };
     } catch (error) {
       this.report(error instanceof AgUiSnapshotError ? error : new AgUiStoreError("load", threadId, { cause: error }));
       return "refused";

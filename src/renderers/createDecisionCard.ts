@@ -15,8 +15,8 @@ export interface DecisionCardOptions {
   /** The Carbon instance (from `onBeforeRender`): the resume streams into it. */
   instance: CarbonEventBus & CarbonChatInstance;
   /** The adapter whose interrupts the cards answer (and, with `interruptAnswer`, how a restored card was answered). */
-  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$"> & Partial<Pick<CarbonAgUiAdapter, "interruptAnswer" | "threadId$" | "approvalRun$">>;
-  /** Tells the time for `expiresAt`. Default `Date.now`. */
+  adapter: Pick<CarbonAgUiAdapter, "respondToInterrupt" | "pendingInterrupts" | "pendingInterrupts$"> & Partial<Pick<CarbonAgUiAdapter, "interruptAnswer" | "threadId$" | "approvalRun$" | "now">>;
+  /** Tells the time for `expiresAt`. Default: the adapter's clock (`adapter.now`, the one an answer is checked on), else `Date.now`. */
   now?: () => number;
 }
 
@@ -43,7 +43,8 @@ export interface DecisionCardOptions {
  * `decisionCardView` (what a state shows), `paintDecisionCard` (showing it).
  */
 export function createDecisionCard(document: Document, data: InterruptDecisionData, options: DecisionCardOptions): RenderedCard {
-  const { instance, adapter, now = Date.now } = options;
+  const { instance, adapter } = options;
+  const now = options.now ?? (adapter.now ? () => adapter.now!() : Date.now);
   const { interruptId } = data;
   const text = DECISION_CARD_TEXT;
   const argsText = typeof data.args === "string" ? data.args : JSON.stringify(data.args ?? {}, null, 2);

@@ -1,8 +1,7 @@
 import { catchError, defer, distinct, EMPTY, filter, from, ignoreElements, merge, mergeMap, ReplaySubject, switchMap, takeWhile, tap, type Observable, type Subscription } from "rxjs";
-import type { Conversation } from "../../conversation";
 import { approvalIdOf, type PendingInterrupt } from "../../hitl";
-import { settleToolResult } from "../turnEdges";
-import { elsewhereContent, settleElsewhere } from "./settleElsewhere";
+import type { Thread } from "../../thread/thread";
+import { settleElsewhere } from "./settleElsewhere";
 import type { ToolServerApprovals } from "./toolServer";
 
 /** What a tool server's approval's tool run did, as its run's events (and the call's result) tell it: for its decision card. */
@@ -18,11 +17,9 @@ export interface ApprovalRunsHooks {
   /** Hears why a run's events could not be followed. */
   report(error: unknown): void;
   /** Whether an approval decided elsewhere may be taken off the pending list from its event (not while an answer sent from here is on its way: its `decide` finds it decided, 409). */
-  mayTake(conversation: Conversation, entry: PendingInterrupt): boolean;
-  /** An approval decided elsewhere is off the pending list, answered as `answered` (its card says so). */
-  settled(conversation: Conversation, answered: PendingInterrupt): void;
-  /** The outcome of approvals decided elsewhere is in these results of the history: the agent may go on with it. */
-  learned(conversation: Conversation, resultIds: readonly string[]): void;
+  mayTake(thread: Thread, entry: PendingInterrupt): boolean;
+  /** The outcome of an approval decided elsewhere is in the thread: the agent may go on with it. */
+  learned(thread: Thread): void;
 }
 
 const TOOL_ENDS = new Set(["tool.finished", "tool.failed"]);
@@ -51,10 +48,10 @@ export class ApprovalRuns {
 
   constructor(
     private readonly client: ToolServerApprovals,
-    conversations$: Observable<Conversation>,
+    threads$: Observable<Thread>,
     private readonly hooks: ApprovalRunsHooks,
   ) {
-    this.subscription = conversations$.pipe(switchMap((conversation) => this.followAll(conversation))).subscribe();
+    this.subscription = threads$.pipe(switchMap((thread) => this.followAll(thread))).subscribe();
   }
 
   /** The steps of the tool run an approval's interrupt holds, from the first (replayed to a late subscriber), each once. */
@@ -72,18 +69,21 @@ export class ApprovalRuns {
     return steps;
   }
 
-  private followAll(conversation: Conversation): Observable<never> {
-    /** The approvals followed in this conversation, by their calls' ids. */
+  private followAll(thread: Thread): Observable<never> {
+    /** The approvals followed in this thread, by their calls' ids. */
     const calls = new Map<string, string>();
-    const followed = conversation.pendingInterrupts$.pipe(
+    const conversation$ = thread.conversation$;
+    const followed = conversation$.pipe(
+      switchMap((conversation) => conversation.pendingInterrupts$),
       mergeMap((pending) => from(pending.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined && interrupt.toolCallId !== undefined))),
       distinct(({ interrupt }) => interrupt.id),
       tap(({ interrupt }) => calls.set(interrupt.toolCallId!, interrupt.id)),
-      mergeMap((entry) => this.follow(conversation, entry)),
+      mergeMap((entry) => this.follow(thread, entry)),
     );
     // The tool's result comes with the tool server's answer to a decide sent from here, which settles the call's result.
     const resulted = new Set<string>();
-    const results = conversation.messages$.pipe(
+    const results = conversation$.pipe(
+      switchMap((conversation) => conversation.messages$),
       tap((messages) => {
         for (const message of messages) {
           const interruptId = message.role === "tool" ? calls.get(message.toolCallId) : undefined;
@@ -99,27 +99,24 @@ export class ApprovalRuns {
     return merge(followed, results);
   }
 
-  private follow(conversation: Conversation, first: PendingInterrupt): Observable<never> {
+  private follow(thread: Thread, first: PendingInterrupt): Observable<never> {
     const { interrupt } = first;
     const approvalId = approvalIdOf(interrupt)!;
-    const toolCallId = interrupt.toolCallId!;
     const steps = this.stepsOf(interrupt.id);
-    /** Decided elsewhere: the result that says how, until the agent may learn it. */
-    let elsewhere: { content: Record<string, unknown>; learned: boolean } | undefined;
+    /** Decided elsewhere: how, until the agent may learn it. */
+    let elsewhere: { approved: boolean; decidedBy: string | undefined; learned: boolean } | undefined;
     const learn = (tool?: Record<string, unknown>) => {
       if (!elsewhere || elsewhere.learned) return;
       elsewhere.learned = true;
-      const resultId = settleToolResult(conversation, toolCallId, JSON.stringify({ ...elsewhere.content, ...tool }));
-      this.hooks.learned(conversation, [resultId]);
+      if (tool) settleElsewhere({ thread, entry: first, approved: elsewhere.approved, decidedBy: elsewhere.decidedBy }, tool);
+      this.hooks.learned(thread);
     };
     const decided = (data: { approved?: unknown; decided_by?: unknown }) => {
-      const entry = conversation.pendingInterrupts.find((still) => still.interrupt.id === interrupt.id);
-      if (!entry || !this.hooks.mayTake(conversation, entry)) return;
-      const approved = data.approved === true;
-      const decidedBy = typeof data.decided_by === "string" ? data.decided_by : undefined;
-      this.hooks.settled(conversation, settleElsewhere({ conversation, entry, approved, decidedBy }));
-      elsewhere = { content: elsewhereContent(approved, decidedBy), learned: false };
-      if (!approved) learn();
+      const entry = thread.conversation.pendingInterrupts.find((still) => still.interrupt.id === interrupt.id);
+      if (!entry || !this.hooks.mayTake(thread, entry)) return;
+      elsewhere = { approved: data.approved === true, decidedBy: typeof data.decided_by === "string" ? data.decided_by : undefined, learned: false };
+      settleElsewhere({ thread, entry, approved: elsewhere.approved, decidedBy: elsewhere.decidedBy });
+      if (!elsewhere.approved) learn();
     };
     return defer(() => this.client.getApproval(approvalId)).pipe(
       mergeMap(({ run_id: runId }) => (runId ? this.client.events$(runId) : EMPTY)),

@@ -4,6 +4,7 @@ import type { ToolServerApprovals } from "./toolServer";
 
 /** A decided approval's answer, as the result of the call it held. */
 export interface ApprovalResult {
+  entry: PendingInterrupt;
   toolCallId: string;
   content: string;
 }
@@ -35,15 +36,16 @@ export async function decideApprovals(client: ToolServerApprovals, entries: read
   return decided;
 }
 
-async function decideOne(client: ToolServerApprovals, { interrupt, decision }: PendingInterrupt, signal: AbortSignal): Promise<ApprovalResult> {
+async function decideOne(client: ToolServerApprovals, entry: PendingInterrupt, signal: AbortSignal): Promise<ApprovalResult> {
+  const { interrupt, decision } = entry;
   const approvalId = approvalIdOf(interrupt)!;
   const toolCallId = interrupt.toolCallId!;
   try {
-    return { toolCallId, content: resultContent(await client.decide(approvalId, serverDecision(decision ?? { type: "reject" }), { signal })) };
+    return { entry, toolCallId, content: resultContent(await client.decide(approvalId, serverDecision(decision ?? { type: "reject" }), { signal })) };
   } catch (error) {
     if (!isAlreadyDecided(error)) throw error;
     const { status } = await client.getApproval(approvalId, { signal });
-    return { toolCallId, content: JSON.stringify({ status, decided_elsewhere: true }) };
+    return { entry, toolCallId, content: JSON.stringify({ status, decided_elsewhere: true }) };
   }
 }
 

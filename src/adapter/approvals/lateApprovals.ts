@@ -23,8 +23,8 @@ interface Requested {
 export interface LateApprovalsDeps {
   client: ToolServerApprovals;
   turns: Turns;
-  /** What the card's turn is delivered with (set once the adapter has composed it). */
-  delivery: () => TurnDelivery;
+  /** What the card's turn is delivered with. */
+  delivery: TurnDelivery;
   onWarning(warning: CarbonAgUiError): void;
   /** How many runs' events are followed at once; the oldest is let go of (reported) for a new one. */
   maxFollowed: number;
@@ -110,7 +110,7 @@ export class LateApprovals {
   private card(origin: Turn, requested: Requested): void {
     if (this.known(origin.conversation, requested.approvalId)) return;
     this.carded.add(requested.approvalId);
-    void this.deps.turns.play(approvalCardTurn(requested, origin.instance, this.deps.delivery()));
+    void this.deps.turns.play(approvalCardTurn(requested, origin.instance, this.deps.delivery));
   }
 }
 
@@ -125,7 +125,7 @@ function approvalCardTurn(requested: Requested, instance: CarbonChatInstance, de
       if (conversation.pendingInterrupts.some(({ interrupt }) => approvalIdOf(interrupt) === requested.approvalId) || conversation.findToolCall(requested.approvalId)) return Promise.resolve({ how: "finished", began: false });
       const input = runInput(turn.conversation, delivery.options.runFields, [...turn.conversation.messages], []);
       const events = [{ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId } as BaseEvent, ...heldCall(requested), { type: EventType.RUN_FINISHED, threadId: input.threadId, runId: input.runId } as BaseEvent];
-      return outcomeOf(turnRuns(turn, { input, events: from(events) }, delivery), () => turn.ended);
+      return outcomeOf(turnRuns(turn, { input, events: from(events), origin: "chat" }, delivery), () => turn.ended);
     },
   };
 }

@@ -1,19 +1,18 @@
-import type { Conversation } from "../../conversation";
 import { approvalIdOf, type PendingInterrupt } from "../../hitl";
-import { decide, settleToolResult, takePending, withdrawDecisions } from "../turnEdges";
+import type { Thread } from "../../thread/thread";
 import type { ToolServerApprovals } from "./toolServer";
 
 /**
  * The tool server is the truth about its approvals: a restored thread's
  * pending approvals are asked after (`getApproval`), and one decided
- * meanwhile (another reviewer, another tab) is no longer pending: its call's
+ * meanwhile (another reviewer, another tab) waits no more: its call's
  * result says how it was decided, for the agent's next run, as when a
- * `decide` finds it decided (`settleElsewhere`). Returns those, each with how it was decided; one
- * the server cannot tell about stays pending (its card answerable; `report`
+ * `decide` finds it decided (`settleElsewhere`). Returns those; one the
+ * server cannot tell about stays pending (its card answerable; `report`
  * hears why).
  */
-export async function settleDecidedElsewhere(client: ToolServerApprovals, conversation: Conversation, report: (error: unknown) => void): Promise<PendingInterrupt[]> {
-  const waiting = conversation.pendingInterrupts.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
+export async function settleDecidedElsewhere(client: ToolServerApprovals, thread: Thread, report: (error: unknown) => void): Promise<PendingInterrupt[]> {
+  const waiting = thread.conversation.pendingInterrupts.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
   if (waiting.length === 0) return [];
   const statuses = await Promise.all(
     waiting.map(({ interrupt }) =>
@@ -25,13 +24,15 @@ export async function settleDecidedElsewhere(client: ToolServerApprovals, conver
   );
   return waiting.flatMap((entry, at) => {
     const status = statuses[at];
-    return status === undefined || status === "pending" ? [] : [settleElsewhere({ conversation, entry, approved: status === "approved", decidedBy: undefined })];
+    if (status === undefined || status === "pending") return [];
+    settleElsewhere({ thread, entry, approved: status === "approved", decidedBy: undefined });
+    return [entry];
   });
 }
 
 /** An approval a reviewer decided elsewhere (another tab, another reviewer), as the tool server's `approval.decided` told it. */
 export interface DecidedElsewhere {
-  conversation: Conversation;
+  thread: Thread;
   entry: PendingInterrupt;
   approved: boolean;
   decidedBy: string | undefined;
@@ -43,12 +44,12 @@ export const elsewhereContent = (approved: boolean, decidedBy: string | undefine
   ...(decidedBy !== undefined && { decided_by: decidedBy }),
 });
 
-/** Takes an approval decided elsewhere off the pending list, with that decision (its card says so), and gives its call the result that says how. */
-export function settleElsewhere({ conversation, entry, approved, decidedBy }: DecidedElsewhere): PendingInterrupt {
-  const decided = { interrupt: entry.interrupt, decision: approved ? { type: "approve" as const } : { type: "reject" as const } };
-  decide(conversation, entry.interrupt.id, decided.decision);
-  const taken = takePending(conversation);
-  withdrawDecisions(conversation, taken.filter(({ interrupt }) => interrupt.id !== entry.interrupt.id), []);
-  settleToolResult(conversation, entry.interrupt.toolCallId!, JSON.stringify(elsewhereContent(approved, decidedBy)));
-  return decided;
+/** An approval decided elsewhere waits no more, answered with that decision (its card says so); its call's result says how, in place of the one that said it waits. */
+export function settleElsewhere({ thread, entry, approved, decidedBy }: DecidedElsewhere, tool?: Record<string, unknown>): string {
+  const toolCallId = entry.interrupt.toolCallId!;
+  const waiting = thread.conversation.messages.find((message) => message.role === "tool" && message.toolCallId === toolCallId);
+  const id = waiting?.id ?? `${toolCallId}-approval`;
+  const answers = thread.conversation.pendingInterrupts.some((still) => still.interrupt.id === entry.interrupt.id) ? { answers: { interruptId: entry.interrupt.id, answer: approved ? ("approve" as const) : ("reject" as const) } } : {};
+  thread.act({ type: "toolResult", message: { id, role: "tool", toolCallId, content: JSON.stringify({ ...elsewhereContent(approved, decidedBy), ...tool }) }, ...answers });
+  return id;
 }

@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent, type RunAgentInput, type RunStartedEvent, type ToolCallStartEvent } from "@ag-ui/core";
+import { EventType, type BaseEvent, type RunAgentInput } from "@ag-ui/core";
 import {
   catchError,
   concat,
@@ -22,8 +22,11 @@ import {
   type Subscription,
 } from "rxjs";
 import type { CarbonStreamChunk } from "../../carbon";
-import { AgUiEmptyRunError, AgUiProtocolError, AgUiRunError, asCarbonAgUiError } from "../../errors";
-import type { CarbonInstruction, RunFinishedInstruction } from "../../instructions";
+import { AgUiConnectionError, AgUiEmptyRunError, AgUiProtocolError, AgUiRunError, asCarbonAgUiError } from "../../errors";
+import type { CarbonInstruction, RunFinishedInstruction, TurnEndInstruction } from "../../instructions";
+import type { RunAnswer, RunEnd } from "../../thread/log";
+import { answeredBefore } from "../../thread/prelude";
+import type { LiveRun } from "../../thread/thread";
 import { agUiToCarbonStages } from "../../operators/agUiToCarbon";
 import { concatMapInFrames, FRAME_BUDGET_MS } from "../../operators/delivery/concatMapInFrames";
 import { pipeFused } from "../../operators/fusion";
@@ -36,8 +39,8 @@ import type { Turn } from "./turn";
 /** The stream's first event came: the agent has the run (a resume's decisions are consumed). */
 export const RUN_BEGAN = { kind: "run.began" } as const;
 
-/** What a run tells the turn: its first event came; it ended (with its RUN_FINISHED, if any). */
-export type RunSignal = typeof RUN_BEGAN | { kind: "run.ended"; finished?: RunFinishedInstruction };
+/** What a run tells the turn: its first event came; it ended, as the thread's log now says (with its RUN_FINISHED, if any). */
+export type RunSignal = typeof RUN_BEGAN | { kind: "run.ended"; ended: RunEnd; finished?: RunFinishedInstruction };
 
 /** How one run of a turn is started. */
 export interface RunRequest {
@@ -45,7 +48,10 @@ export interface RunRequest {
   /** A run already going (rejoined after a reload, or a later run of a stream): its events, in place of a new run of `input`. */
   events?: Observable<BaseEvent>;
   requestId?: string;
-  prelude?: Prelude;
+  /** The interrupts its resume answers, and how. */
+  answers?: readonly RunAnswer[];
+  /** A run the chat makes itself (a card for an approval that came late). */
+  origin?: "chat";
 }
 
 /** What delivering a run needs besides its turn: the options, the words for a failure, and who follows what its stream brings after it. */
@@ -86,6 +92,13 @@ export function deliverRun(turn: Turn, request: RunRequest, delivery: RunDeliver
   const { options, describeError } = delivery;
   return defer(() => {
     if (turn.ended) return EMPTY;
+    const live = turn.thread.beginRun({
+      runId: request.input.runId,
+      ...(request.requestId !== undefined && { requestId: request.requestId }),
+      ...(request.answers && { answers: request.answers }),
+      ...(request.input.parentRunId !== undefined && { parentRunId: request.input.parentRunId }),
+      ...(request.origin && { origin: request.origin }),
+    });
     const renderCost = renderCostMeter(options.scheduler);
     const deliver = (chunk: CarbonStreamChunk): Observable<Delivered> =>
       defer(() => {
@@ -96,7 +109,10 @@ export function deliverRun(turn: Turn, request: RunRequest, delivery: RunDeliver
         catchError((refusal: unknown) => of({ kind: "refused" as const, refusal })),
       );
     const parts = { renderCost: renderCost.cost$, describeError, ...(request.requestId !== undefined && { requestId: request.requestId }) };
-    return runEvents(turn, request, delivery, parts).pipe(
+    /** Whether the run's final response went out: Carbon shows it. */
+    let responded = false;
+    return runEvents(turn, request, live, delivery, parts).pipe(
+      tap((element) => (responded ||= isChunk(element) && "final_response" in element)),
       // Keep the error until every chunk, the final response last, has reached Carbon.
       catchError((error: unknown) => of({ kind: "failed" as const, error })),
       // A queue that fell behind joins its deltas, so it hands Carbon a few chunks per frame, never a backlog.
@@ -106,7 +122,7 @@ export function deliverRun(turn: Turn, request: RunRequest, delivery: RunDeliver
         FRAME_BUDGET_MS,
         joinConsecutiveDeltas as (queued: Delivered[]) => Delivered[],
       ),
-      endOfRun(),
+      endOfRun(live, describeError, () => responded, (error) => options.threads !== undefined && error instanceof AgUiConnectionError),
       finalize(() => renderCost.stop()),
     );
   });
@@ -118,14 +134,18 @@ type Delivered = RunElement | { kind: "failed"; error: unknown } | { kind: "refu
 const isChunk = (element: Delivered): element is CarbonStreamChunk => !("kind" in element);
 
 /**
- * Passes `RUN_BEGAN` on, and ends with `run.ended` (the last `run.finished`
- * seen) or, when the run failed or Carbon refused a chunk, with that error
- * (the run's own first): typed, as Carbon logs it with JSON.stringify.
+ * Passes `RUN_BEGAN` on, and, once every chunk is in Carbon, writes how the
+ * run ended into the thread's log (the one place it is decided: its
+ * `turn.end`, else its failure, else finished; the words the chat showed
+ * for a failure; whether a final response went out), then ends with
+ * `run.ended` or, when the run failed or Carbon refused a chunk, with that
+ * error (the run's own first): typed, as Carbon logs it with JSON.stringify.
  */
-function endOfRun(): OperatorFunction<Delivered, RunSignal> {
+function endOfRun(live: LiveRun, describeError: (error: unknown) => string | undefined, responded: () => boolean, goesOn: (error: unknown) => boolean): OperatorFunction<Delivered, RunSignal> {
   return (source) =>
     new Observable<RunSignal>((out) => {
       let finished: RunFinishedInstruction | undefined;
+      let how: TurnEndInstruction["how"] | undefined;
       let failure: { error: unknown } | undefined;
       let refusal: { error: unknown } | undefined;
       return source
@@ -135,13 +155,18 @@ function endOfRun(): OperatorFunction<Delivered, RunSignal> {
               if (isChunk(element)) return;
               if (element.kind === "run.began") out.next(element);
               else if (element.kind === "run.finished") finished = element;
+              else if (element.kind === "turn.end") how = element.how;
               else if (element.kind === "failed") failure ??= { error: element.error };
               else refusal ??= { error: element.refusal };
             },
             complete() {
+              // Where the agent keeps threads, a broken connection is no end of its run: it goes on there (a reload breaks it).
+              const ended = failure ? (goesOn(failure.error) ? "open" : "failed") : (how ?? "finished");
+              const shown = failure && describeError(failure.error);
+              live.end(ended, { responded: responded(), ...(failure && { failure: { message: messageOf(failure.error), ...(shown !== undefined && { shown }) } }) });
               const error = failure ?? refusal;
               if (error) out.error(asCarbonAgUiError(error.error));
-              else out.next({ kind: "run.ended", ...(finished && { finished }) });
+              else out.next({ kind: "run.ended", ended, ...(finished && { finished }) });
             },
           }),
           ignoreElements(),
@@ -150,22 +175,24 @@ function endOfRun(): OperatorFunction<Delivered, RunSignal> {
     });
 }
 
-/** What one run sends towards Carbon: its chunks, and the facts the adapter acts on. */
-export type RunElement = CarbonStreamChunk | typeof RUN_BEGAN | RunFinishedInstruction;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Events to show right after the run's RUN_STARTED (frontend tool calls already answered). */
-export type Prelude = readonly BaseEvent[];
+/** What one run sends towards Carbon: its chunks, and the facts the adapter acts on. */
+export type RunElement = CarbonStreamChunk | typeof RUN_BEGAN | RunFinishedInstruction | TurnEndInstruction;
 
 /**
  * The first run of the runner's stream (or of `events`), through
- * `agUiToCarbon()`'s stages, writing into the turn's conversation and
- * stopped with the turn: `RUN_BEGAN` on its first event, then its chunks and
- * its `run.finished`. The stream is read once: a turn ended early lets go of
- * it (which aborts the run's request); otherwise, once the run is over,
- * what the stream brings next goes to `delivery.follow`, which lets go of it
+ * `agUiToCarbon()`'s stages, each of its events into the thread's log as it
+ * comes (before the stages, which write the conversation), stopped with the
+ * turn: `RUN_BEGAN` on its first event, then its chunks, its `run.finished`
+ * and its `turn.end`. What the log says the run shows first (`prelude`: the
+ * calls the chat answered since the run before) goes right after its
+ * RUN_STARTED. The stream is read once: a turn ended early lets go of it
+ * (which aborts the run's request); otherwise, once the run is over, what
+ * the stream brings next goes to `delivery.follow`, which lets go of it
  * when nothing more may come.
  */
-function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRequest, { options, follow }: RunDelivery, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
+function runEvents(turn: Turn, { input, events, requestId, answers }: RunRequest, live: LiveRun, { options, follow }: RunDelivery, parts: Omit<RunPipelineParts, "stop">): Observable<RunElement> {
   const stop = turn.ended$;
   const pipeline = options.pipeline({ ...parts, stop });
   return defer(() => {
@@ -176,10 +203,15 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
       catchError((error: unknown) => throwError(() => asCarbonAgUiError(error, (message, errorOptions) => new AgUiRunError(message, undefined, errorOptions)))),
       // An answer of no events at all (CopilotKit's runtime while the thread is still busy) is no answer: the turn fails, saying so.
       throwIfEmpty(() => new AgUiEmptyRunError()),
-      withPrelude(prelude),
       finalize(() => controller.abort()),
     );
     const runs = connectable(source.pipe(splitRuns()), { connector: () => new ReplaySubject<StreamRun>(), resetOnDisconnect: false });
+    const stages = {
+      ...pipeline,
+      responseId: live.entry.responseId,
+      answeredCalls: answeredBefore(turn.conversation, live.prelude),
+      answering: (answers ?? []).map((answer) => answer.interruptId),
+    };
     return new Observable<RunElement>((subscriber) => {
       let connection: Subscription | undefined;
       let letGoOf = false;
@@ -197,7 +229,10 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
           takeUntil(turn.ended$),
           take(1),
           mergeMap(({ first, events: run }) =>
-            concat(first === undefined ? EMPTY : of(RUN_BEGAN), pipeFused(run, agUiToCarbonStages({ ...pipeline, ...answeredBefore(turn, prelude), ...options.recording(turn.conversation, requestId, runIdOf(first) ?? input.runId) }, turn.conversation, isRunFinished)) as Observable<RunElement>),
+            concat(
+              first === undefined ? EMPTY : of(RUN_BEGAN),
+              pipeFused(run.pipe(tap((event) => live.record(event)), withPrelude(live.prelude)), agUiToCarbonStages(stages, turn.conversation, keptForTheTurn)) as Observable<RunElement>,
+            ),
           ),
           tap({ error: (error: unknown) => (broken = error instanceof AgUiProtocolError) }),
           finalize(() => {
@@ -215,20 +250,10 @@ function runEvents(turn: Turn, { input, events, prelude = [], requestId }: RunRe
   });
 }
 
-const isRunFinished = (instruction: CarbonInstruction) => instruction.kind === "run.finished";
+/** What the turn reads of a run beside its chunks: its RUN_FINISHED, as `runOutcome` read it, and how it ended. */
+const keptForTheTurn = (instruction: CarbonInstruction) => instruction.kind === "run.finished" || instruction.kind === "turn.end";
 
-/** The calls answered before the run, but those its prelude shows answered now (the chat's answers, shown once in the run they go with). */
-function answeredBefore({ conversation }: Turn, prelude: Prelude): { answeredCalls?: Map<string, { name: string; arguments: string }> } {
-  if (prelude.length === 0) return {};
-  const answeredCalls = conversation.answeredCalls();
-  for (const event of prelude) if (event.type === EventType.TOOL_CALL_START) answeredCalls.delete((event as ToolCallStartEvent).toolCallId);
-  return { answeredCalls };
-}
-
-/** The run id a run's first event (its RUN_STARTED) names. */
-const runIdOf = (first: BaseEvent | undefined): string | undefined => (first?.type === EventType.RUN_STARTED ? (first as RunStartedEvent).runId : undefined);
-
-/** Puts `prelude` right after the first RUN_STARTED. */
-function withPrelude(prelude: Prelude): OperatorFunction<BaseEvent, BaseEvent> {
+/** Puts `prelude` right after the first event, the run's RUN_STARTED. */
+function withPrelude(prelude: readonly BaseEvent[]): OperatorFunction<BaseEvent, BaseEvent> {
   return (events) => (prelude.length === 0 ? events : events.pipe(mergeMap((event, index) => (index === 0 && event.type === EventType.RUN_STARTED ? [event, ...prelude] : [event]))));
 }

@@ -46,6 +46,8 @@ export class ErrorPolicy {
       outcome = { how: "failed", began: false, error: thrown };
     }
     if (outcome.how === "stopped" && outcome.notSent && rejects === "always") throw outcome.notSent;
+    // A refusal is no failure: the one who asked hears it, as when it is asked for while nothing plays.
+    if (outcome.how === "refused") throw outcome.error;
     if (outcome.how !== "failed") return;
     const error = asCarbonAgUiError(outcome.error);
     this.onError(error);

@@ -1,9 +1,9 @@
 import type { ContentPart, RunAgentInput } from "@ag-ui/core";
-import { describeContent } from "../../contentParts";
 import type { CarbonChatInstance } from "../../carbon";
-import { cancellation, userMessageInput } from "../runInput";
+import type { RunAnswer } from "../../thread/log";
+import { cancellation, runInput } from "../runInput";
 import type { RunDelivery } from "./deliverRun";
-import { outcomeOf, type CardFate, type TurnOutcome } from "./outcome";
+import { outcomeOf, type TurnOutcome } from "./outcome";
 import { turnRuns } from "./runs";
 import type { Turn } from "./turn";
 import type { TurnPlan } from "./turnPath";
@@ -22,7 +22,6 @@ export function messageTurn(message: UserMessageContent, requestId: string | und
   return {
     instance,
     signals: [signal],
-    request: { id: message.id, text: describeContent(message.content) },
     settles: "unshown",
     play: (turn) => {
       delivery.options.toolSchemas?.load();
@@ -32,26 +31,21 @@ export function messageTurn(message: UserMessageContent, requestId: string | und
 }
 
 /**
- * Plays the turn of a message: the interrupts still pending are cancelled
- * first (see `cancellation`; when the agent never took that run, the cards
- * can still be answered), then the message joins the history (after the
- * cancellation's run, whose MESSAGES_SNAPSHOT would leave it out) and its
- * run plays. The cards' fates are what came of it: cancelled once the agent
- * took the cancellation (a call of a tool the person answers, at once: its
- * result goes with the message). A turn ended before it began sends nothing.
+ * Plays the turn of a message: the cards still waiting are cancelled first
+ * (see `cancellation`: the chat's own at once; the agent's in a run of
+ * their own, which cancels them once the agent takes it), then the message
+ * joins the thread (after the cancellation's run, whose MESSAGES_SNAPSHOT
+ * would leave it out) and its run plays, unless the cancellation failed:
+ * the message then goes with the next run. A turn ended before it began
+ * runs nothing; the message is the person's all the same, kept as sent.
  */
 export async function playMessage(turn: Turn, message: UserMessageContent, requestId: string | undefined, delivery: TurnDelivery): Promise<TurnOutcome> {
-  if (turn.ended) return { how: "stopped", began: false };
   const { options } = delivery;
-  const play = (input: RunAgentInput) => outcomeOf(turnRuns(turn, { input, ...(requestId !== undefined && { requestId }) }, delivery), () => turn.ended);
-  const cancelling = cancellation(turn.conversation, options.runFields);
-  const fates: CardFate[] = cancelling.answered.map((interruptId) => ({ interruptId, answer: "cancelled" }));
-  const cancelled = cancelling.run && (await play(cancelling.run.input));
-  if (cancelling.run && cancelled) {
-    if (cancelled.began) fates.push(...cancelling.run.interrupts.map((interruptId): CardFate => ({ interruptId, answer: "cancelled" })));
-    else cancelling.run.putBack();
-  }
-  const input = userMessageInput(turn.conversation, message, options.runFields);
-  if (cancelled?.how === "failed") return { ...cancelled, fates };
-  return { ...(await play(input)), fates };
+  const play = (input: RunAgentInput, answers?: readonly RunAnswer[]) => outcomeOf(turnRuns(turn, { input, ...(requestId !== undefined && { requestId }), ...(answers && { answers }) }, delivery), () => turn.ended);
+  const cancelled = turn.ended ? undefined : cancellation(turn, options.runFields);
+  const cancelledRun = cancelled && (await play(cancelled.input, cancelled.answers));
+  turn.thread.act({ type: "message", message: { id: message.id, role: "user", content: message.content } });
+  if (turn.ended) return { how: "stopped", began: cancelledRun?.began ?? false };
+  if (cancelledRun?.how === "failed") return cancelledRun;
+  return play(runInput(turn.conversation, options.runFields, [...turn.conversation.messages], []));
 }

@@ -26,7 +26,7 @@ async function playRejoined(turn: Turn, run: RunningRun, requestId: string | und
   const { options } = delivery;
   let over = false;
   const stopped = turn.ended$.pipe(filter((reason) => reason === CancellationReason.STOP_STREAMING)).subscribe(() => {
-    if (!over) run.stop?.().catch((error: unknown) => options.onWarning(threadServerError("rejoin", turn.conversation.threadId, error)));
+    if (!over) run.stop?.().catch((error: unknown) => options.onWarning(threadServerError("rejoin", turn.thread.threadId, error)));
   });
   const input = runInput(turn.conversation, options.runFields, [...turn.conversation.messages], []);
   const events = run.events.pipe(tap((event) => (over ||= event.type === "RUN_FINISHED" || event.type === "RUN_ERROR")));

@@ -1,18 +1,18 @@
 import { CancellationReason, type CarbonChatInstance } from "../../carbon";
 import { AgUiEmptyRunError, AgUiInterruptError } from "../../errors";
-import { approvalIdOf, isAnsweredByChat, isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../../hitl";
+import { approvalIdOf, decisionResultContent, isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../../hitl";
+import type { RunAnswer } from "../../thread/log";
 import { decideApprovals } from "../approvals/decide";
-import { recordDecisionResults, settleToolResult, takePending, withdrawDecisions } from "../turnEdges";
 import { runInput } from "../runInput";
 import type { TurnDelivery } from "./message";
-import { outcomeOf, type CardFate, type TurnOutcome } from "./outcome";
-import { callWithResult, turnRuns } from "./runs";
+import { outcomeOf, type TurnOutcome } from "./outcome";
+import { turnRuns } from "./runs";
 import type { Turn } from "./turn";
 import type { TurnPlan } from "./turnPath";
 
 /**
  * The interrupt a decision is for: the one named; else the oldest without a
- * decision; when every one has a decision (a failed resume put them back),
+ * decision; when every one has a decision (a failed resume left them so),
  * the only one. Throws rather than guess between several.
  */
 export function decisionTarget(pending: readonly PendingInterrupt[], interruptId: string | undefined): PendingInterrupt {
@@ -29,92 +29,66 @@ export function decisionTarget(pending: readonly PendingInterrupt[], interruptId
   );
 }
 
-/**
- * Plays a resume turn: the decided interrupts, taken as the turn begins, go
- * to the agent in one run (same thread, new run id, no messages, one `resume`
- * entry each, in arrival order). The answers to calls of tools the person
- * answers (`isClientToolInterrupt`) are those calls' results in the history;
- * when only such answers go, the run carries the history instead, with no
- * `resume` (the agent asked for none), and shows the answered calls first.
- * A tool server's approvals are decided there first (`decideApprovals`): its
- * answers settle the calls' results, and cannot be taken back; an approval
- * it did not take fails the turn before any run, pending again.
- * `settledBefore`: results of approvals decided elsewhere, already in the
- * history, whose calls the run shows first too (`continueAfterElsewhere`).
- *
- * A resume that fails before its first event (it threw, it was stopped
- * first, it completed empty) puts the interrupts and their decisions back,
- * so the card can be answered again. Once any event came (RUN_ERROR
- * included) the agent has consumed them: nothing is put back, and each
- * resumed call gets its decision as its result. A resume ended by a restart
- * or reset is over: its thread is gone, there is nothing to retry.
- */
+/** The turn of the person's decisions (`respondToInterrupt`): its promise is the host's, and rejects on a failure. */
 export function resumeTurn(instance: CarbonChatInstance, signal: AbortSignal | undefined, delivery: TurnDelivery): TurnPlan {
-  return { instance, signals: [signal], settles: "always", play: (turn) => resume(turn, delivery) };
-}
-
-export async function resume(turn: Turn, delivery: TurnDelivery, settledBefore: readonly string[] = []): Promise<TurnOutcome> {
-  const { conversation } = turn;
-  const { options } = delivery;
-  const threadGone = () => turn.ended && turn.signal.reason === CancellationReason.CONVERSATION_RESTARTED;
-  const answered = takePending(conversation);
-  if (settledBefore.length === 0 && !answered.some((entry) => entry.decision)) {
-    if (threadGone()) return { how: "stopped", began: false };
-    return { how: "failed", began: false, error: new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled") };
-  }
-  const agents = answered.filter(({ interrupt }) => !isAnsweredByChat(interrupt));
-  const approvals = answered.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
-  const decided = approvals.length > 0 && options.toolClient ? await decideApprovals(options.toolClient, approvals, turn.signal) : { results: [], notTaken: approvals };
-  const settled = decided.results.map(({ toolCallId, content }) => settleToolResult(conversation, toolCallId, content));
-  const withdrawable = answered.filter(({ interrupt }) => approvalIdOf(interrupt) === undefined);
-  const results = recordDecisionResults(conversation, answered.filter(({ interrupt }) => isClientToolInterrupt(interrupt)));
-  if (decided.notTaken.length > 0) {
-    withdrawDecisions(conversation, [...withdrawable, ...decided.notTaken], results);
-    // The tool server's answers stay: they happened.
-    return { how: "failed", began: false, error: decided.error ?? new AgUiInterruptError("No tool server to decide the approval: give the adapter a toolClient"), fates: answeredBy(conversation, answered) };
-  }
-  const request =
-    agents.length > 0
-      ? { input: runInput(conversation, options.runFields, [], agents.map((entry) => toResumeEntry(entry.interrupt.id, entry.decision ?? { type: "reject" }))) }
-      : { input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: [...settledBefore, ...settled, ...results].flatMap((id) => shownWithResult(turn, id)) };
-  const outcome = await outcomeOf(turnRuns(turn, request, delivery), () => turn.ended);
-  if (outcome.began) recordDecisionResults(conversation, agents);
-  // Into the turn's own conversation: after a reset, nobody reads it. The tool server's answers stay: they happened.
-  if (!outcome.began && (outcome.how === "failed" || !threadGone())) withdrawDecisions(conversation, withdrawable, results);
-  const fates = answeredBy(conversation, answered);
-  // A resume that ended before any event is the decision not taken, as the card should say.
-  if (outcome.how === "failed") return { ...(outcome.error instanceof AgUiEmptyRunError ? { ...outcome, error: new AgUiInterruptError(outcome.error.message) } : outcome), fates };
-  if (outcome.began || threadGone()) return { ...outcome, fates };
-  return turn.ended
-    ? { how: "stopped", began: false, notSent: new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again"), fates }
-    : { how: "failed", began: false, error: new AgUiInterruptError(new AgUiEmptyRunError().message), fates };
+  return { instance, signals: [signal], settles: "always", play: (turn) => resume(turn, delivery, "asked") };
 }
 
 /**
  * The continuation after approvals decided elsewhere (`ApprovalRuns`), a
  * turn of the adapter's own (`onError` alone hears of its failure): their
- * calls' results (`settled`) are in the history, and the agent goes on in a
- * run that carries it, showing those calls first, as after a card answered
- * here. The decisions the other pending interrupts hold go with it; while one
- * still waits for its answer, nothing runs (its answer starts the run).
+ * results are in the thread, and the agent goes on in a run that shows
+ * them first, with the decisions the other cards hold.
  */
-export function continuationTurn(instance: CarbonChatInstance, settled: readonly string[], delivery: TurnDelivery): TurnPlan {
-  return {
-    instance,
-    settles: "never",
-    play: (turn) => (turn.ended || turn.conversation.pendingInterrupts.some((entry) => !entry.decision) ? Promise.resolve({ how: "finished", began: false }) : resume(turn, delivery, settled)),
-  };
+export function continuationTurn(instance: CarbonChatInstance, delivery: TurnDelivery): TurnPlan {
+  return { instance, settles: "never", play: (turn) => resume(turn, delivery, "elsewhere") };
 }
 
-/** The fates of `answered` that the turn made final: those no longer pending (the agent took them, or the tool server decided them). */
-function answeredBy(conversation: Turn["conversation"], answered: readonly PendingInterrupt[]): CardFate[] {
-  const still = new Set(conversation.pendingInterrupts.map((entry) => entry.interrupt.id));
-  return answered.filter((entry) => !still.has(entry.interrupt.id)).map(({ interrupt, decision }) => ({ interruptId: interrupt.id, answer: decision?.type ?? "reject" }));
-}
-
-/** The events that show the call a result answers, with the result (for the continuation of a person's answers). */
-function shownWithResult({ conversation }: Turn, resultId: string) {
-  const result = conversation.messages.find((message) => message.id === resultId);
-  const found = result?.role === "tool" ? conversation.findToolCall(result.toolCallId) : undefined;
-  return result?.role === "tool" && typeof result.content === "string" && found ? callWithResult(found.call, found.messageId, { id: result.id, content: result.content }) : [];
+/**
+ * Plays the cards' answers, once every card waiting has one: the agent
+ * takes them all at once (AG-UI 1.0), so while one still waits (one came
+ * while the answer to another was queued) nothing runs, and its answer
+ * starts the run. The chat's own cards are answered at once: the answer to
+ * a call of a tool the person answers is its result, a tool server's
+ * approval is decided there (`decideApprovals`; one it did not take fails
+ * the turn before any run, still waiting). The agent's interrupts go in one
+ * resume run (same thread, new run id, no messages, one entry each in
+ * arrival order), and wait no more once the agent has taken it (its first
+ * event, RUN_ERROR included); with none, a run that carries the history
+ * shows the chat's answers first (`preludeOf`).
+ *
+ * A resume the agent never took (it threw, it was stopped first, it came
+ * back empty) leaves its cards waiting, with their decisions, to be sent
+ * again: the turn fails, or is stopped with `notSent`. One ended by a
+ * restart or a reset is over: its thread is gone.
+ */
+async function resume(turn: Turn, delivery: TurnDelivery, why: "asked" | "elsewhere"): Promise<TurnOutcome> {
+  const { options } = delivery;
+  const threadGone = () => turn.ended && turn.signal.reason === CancellationReason.CONVERSATION_RESTARTED;
+  const notTaken = (): TurnOutcome => (threadGone() || why === "elsewhere" ? { how: "stopped", began: false } : { how: "stopped", began: false, notSent: new AgUiInterruptError("Stopped before the agent took the decision; it can be sent again") });
+  if (turn.ended) return notTaken();
+  const pending = turn.conversation.pendingInterrupts;
+  if (pending.some((entry) => !entry.decision)) return { how: "finished", began: false };
+  if (pending.length === 0 && why === "asked") return { how: "failed", began: false, error: new AgUiInterruptError("The decision came too late: a message sent before it had answered the interrupt as cancelled") };
+  for (const { interrupt, decision } of pending.filter(({ interrupt }) => isClientToolInterrupt(interrupt))) {
+    turn.thread.act({ type: "toolResult", message: { id: `${interrupt.toolCallId}-decision`, role: "tool", toolCallId: interrupt.toolCallId!, content: decisionResultContent(decision!) }, answers: { interruptId: interrupt.id, answer: decision!.type } });
+  }
+  const approvals = pending.filter(({ interrupt }) => approvalIdOf(interrupt) !== undefined);
+  if (approvals.length > 0) {
+    const decided = options.toolClient ? await decideApprovals(options.toolClient, approvals, turn.signal) : { results: [], notTaken: approvals };
+    for (const { entry, toolCallId, content } of decided.results) {
+      const waiting = turn.conversation.messages.find((message) => message.role === "tool" && message.toolCallId === toolCallId);
+      turn.thread.act({ type: "toolResult", message: { id: waiting?.id ?? `${toolCallId}-approval`, role: "tool", toolCallId, content }, answers: { interruptId: entry.interrupt.id, answer: entry.decision?.type ?? "reject" } });
+    }
+    if (decided.notTaken.length > 0) return { how: "failed", began: false, error: decided.error ?? new AgUiInterruptError("No tool server to decide the approval: give the adapter a toolClient") };
+  }
+  const agents = pending.filter(({ interrupt }) => approvalIdOf(interrupt) === undefined && !isClientToolInterrupt(interrupt));
+  const answers = agents.map(({ interrupt, decision }): RunAnswer => ({ interruptId: interrupt.id, answer: decision!.type, entry: toResumeEntry(interrupt.id, decision!) }));
+  const { conversation } = turn;
+  const request = answers.length > 0 ? { input: runInput(conversation, options.runFields, [], answers.map((answer) => answer.entry)), answers } : { input: runInput(conversation, options.runFields, [...conversation.messages], []) };
+  const outcome = await outcomeOf(turnRuns(turn, request, delivery), () => turn.ended);
+  // A resume that ended before any event is the decision not taken, as the card should say.
+  if (outcome.how === "failed") return outcome.error instanceof AgUiEmptyRunError ? { ...outcome, error: new AgUiInterruptError(outcome.error.message) } : outcome;
+  if (outcome.began || answers.length === 0 || threadGone()) return outcome;
+  return turn.ended ? notTaken() : { how: "failed", began: false, error: new AgUiInterruptError(new AgUiEmptyRunError().message) };
 }

@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent, type ToolCall } from "@ag-ui/core";
+import type { ToolCall } from "@ag-ui/core";
 import { defer, EMPTY, expand, from, ignoreElements, mergeMap, tap, throwError, type Observable } from "rxjs";
 import type { Conversation } from "../../conversation";
 import { AgUiFrontendToolError } from "../../errors";
@@ -9,7 +9,6 @@ import type { Turn } from "./turn";
 import { deliverRun, type RunDelivery, type RunRequest, type RunSignal } from "./deliverRun";
 import type { FrontendTool } from "../options";
 import { runInput } from "../runInput";
-import { addToolResult } from "../turnEdges";
 
 /** A pending call of a frontend tool, with the handler that answers it. */
 interface HandledCall {
@@ -23,7 +22,7 @@ interface HandledCall {
  * tools, the tools' answers and the follow-up run, each its own Carbon
  * response. Emits each run's signals. Once the turn has ended no further
  * run starts, and a handler still running has its result kept in the
- * history (the call needs one) but starts nothing. A follow-up run is a new
+ * thread's log (the call needs one) but starts nothing. A follow-up run is a new
  * run on the thread: no further run of an earlier stream starts after it
  * (`closeStreams`).
  *
@@ -34,7 +33,6 @@ interface HandledCall {
  * ```
  */
 export function turnRuns(turn: Turn, first: RunRequest, delivery: RunDelivery & { closeStreams: () => void }): Observable<RunSignal> {
-  const { conversation } = turn;
   const { options } = delivery;
   // A run of ours that finished (not one rejoined, or given as events: `input` does not name it) is followed on the tool server.
   const play = (request: RunRequest) =>
@@ -47,16 +45,16 @@ export function turnRuns(turn: Turn, first: RunRequest, delivery: RunDelivery & 
     let rounds = 0;
     return play(first).pipe(
     expand((signal) => {
-      const calls = signal.kind === "run.ended" ? handledCalls(conversation, signal.finished?.outcome?.type === "success" ? signal.finished.outcome.pendingToolCallIds : undefined, options.handledTools) : [];
+      const calls = signal.kind === "run.ended" ? handledCalls(turn.conversation, signal.finished?.outcome?.type === "success" ? signal.finished.outcome.pendingToolCallIds : undefined, options.handledTools) : [];
       if (calls.length === 0) return EMPTY;
       // Calls the person answers wait beside these: the agent goes on once they are answered, with every result.
-      if (conversation.pendingInterrupts.some((entry) => isClientToolInterrupt(entry.interrupt))) return from(Promise.all(calls.map((call) => answerToolCall(conversation, call)))).pipe(ignoreElements());
+      if (turn.conversation.pendingInterrupts.some((entry) => isClientToolInterrupt(entry.interrupt))) return from(Promise.all(calls.map((call) => answerToolCall(turn, call)))).pipe(ignoreElements());
       if (++rounds > options.maxFrontendToolRounds) {
         return throwError(() => new AgUiFrontendToolError(`The agent asked for frontend tools more than ${options.maxFrontendToolRounds} times in one turn; stopped`));
       }
-      return from(Promise.all(calls.map((call) => answerToolCall(conversation, call)))).pipe(
+      return from(Promise.all(calls.map((call) => answerToolCall(turn, call)))).pipe(
         tap(() => delivery.closeStreams()),
-        mergeMap((prelude) => play({ input: runInput(conversation, options.runFields, [...conversation.messages], []), prelude: prelude.flat() })),
+        mergeMap(() => play({ input: runInput(turn.conversation, options.runFields, [...turn.conversation.messages], []) })),
       );
     }),
     );
@@ -74,8 +72,8 @@ function handledCalls(conversation: Conversation, pendingToolCallIds: readonly s
   return calls;
 }
 
-/** Runs a frontend tool, records its result, and returns the events that show the call in the next run. */
-async function answerToolCall(conversation: Conversation, { call, messageId, handler }: HandledCall): Promise<BaseEvent[]> {
+/** Runs a frontend tool and records its result in the thread's log (the run that follows shows the call with it, see `preludeOf`). */
+async function answerToolCall(turn: Turn, { call, handler }: HandledCall): Promise<void> {
   const { id: toolCallId, function: fn } = call;
   let content: string;
   let error: string | undefined;
@@ -86,18 +84,5 @@ async function answerToolCall(conversation: Conversation, { call, messageId, han
     error = thrown instanceof Error ? thrown.message : String(thrown);
     content = error;
   }
-  const resultId = randomId();
-  addToolResult(conversation, { id: resultId, toolCallId, content, ...(error !== undefined && { error }) });
-  return callWithResult(call, messageId, { id: resultId, content, ...(error !== undefined && { error }) });
-}
-
-/** The events that show an answered call in the run that follows it (right after its RUN_STARTED): the call, then its result. */
-export function callWithResult(call: ToolCall, messageId: string, result: { id: string; content: string; error?: string }): BaseEvent[] {
-  const { id: toolCallId, function: fn } = call;
-  return [
-    { type: EventType.TOOL_CALL_START, toolCallId, toolCallName: fn.name, parentMessageId: messageId },
-    { type: EventType.TOOL_CALL_ARGS, toolCallId, delta: fn.arguments },
-    { type: EventType.TOOL_CALL_END, toolCallId },
-    { type: EventType.TOOL_CALL_RESULT, messageId: result.id, toolCallId, content: result.content, ...(result.error !== undefined && { error: result.error }) },
-  ] as BaseEvent[];
+  turn.thread.act({ type: "toolResult", message: { id: randomId(), role: "tool", toolCallId, content, ...(error !== undefined && { error }) } });
 }

@@ -2,12 +2,13 @@ import type { Observable } from "rxjs";
 import type { CarbonChatInstance } from "../../carbon";
 import type { Conversation } from "../../conversation";
 import { abortReason } from "../../internal/abort";
+import type { Thread } from "../../thread/thread";
 
 /**
  * One exchange with the agent: the runs one user message (or one set of
  * decisions) starts — the first, and the follow-ups after frontend tools —
- * streamed into one Carbon instance, written into the conversation the turn
- * began on.
+ * streamed into one Carbon instance, written into the thread the turn began
+ * on (its log, and the conversation its branch comes to).
  *
  * It has one abort signal. Whatever ends the turn early (Carbon's stop
  * button, its signal, a restart, `reset()`, the host's own signal) aborts
@@ -29,8 +30,8 @@ export class Turn {
   readonly ended$: Observable<unknown> = abortReason(this.signal);
 
   constructor(
-    /** The conversation the turn began on: it writes there, even after a reset has replaced it. */
-    readonly conversation: Conversation,
+    /** The thread the turn began on: it writes there, even after a reset has replaced it. */
+    readonly thread: Thread,
     readonly instance: CarbonChatInstance,
     signals: readonly (AbortSignal | undefined)[] = [],
   ) {
@@ -40,6 +41,11 @@ export class Turn {
 
   /** The signals that end it (Carbon's request signal, the host's): they go on meaning "stop" for what its stream still brings once it is over. */
   readonly signals: readonly AbortSignal[];
+
+  /** The conversation the thread's current branch comes to. */
+  get conversation(): Conversation {
+    return this.thread.conversation;
+  }
 
   get ended(): boolean {
     return this.signal.aborted;

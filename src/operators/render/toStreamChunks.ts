@@ -91,7 +91,7 @@ export function toStreamChunks(options: ToStreamChunksOptions = {}): OperatorFun
   return toStreamChunksKeeping(options, (_instruction): _instruction is never => false);
 }
 
-/** `toStreamChunks(options)`, passing on the instructions `keep` picks as they come, beside the chunks (for the adapter: `run.finished`). */
+/** `toStreamChunks(options)`, passing on the instructions `keep` picks as they come, beside the chunks (for the adapter: `run.finished`, and the `turn.end` just before the final response). */
 export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToStreamChunksOptions, keep: (instruction: CarbonInstruction) => instruction is K): OperatorFunction<PipelineElement, CarbonStreamChunk | K> {
   const { requestId } = options;
   const describe = describerOf(options.describeError);
@@ -188,6 +188,7 @@ export function toStreamChunksKeeping<K extends CarbonInstruction>(options: ToSt
           case "options":
             return emitOptions(element.options);
           case "turn.end":
+            if (keep(element)) out.next(element);
             emitFinal(element.how, element.how === "failed" ? element.error : undefined);
             return element.how === "failed" ? out.error(element.error) : out.complete();
           default:
