@@ -44,7 +44,7 @@ describe("one record of the thread", () => {
     const transferred: Message = { id: "r-h1", role: "tool", toolCallId: "h1", content: "Successfully transferred to writer" };
     const draft: Message = { id: "w1", role: "assistant", content: "Draft." };
     const { adapter, inputs, carbon } = scripted([
-      () => ev.run(ev.toolStart("h1", "transfer_to_writer", "s1"), ev.toolArgs("h1", "{}"), ev.toolEnd("h1"), ...ev.message("w1", "Draft."), { type: EventType.MESSAGES_SNAPSHOT, messages: [question, handoff, transferred, draft] } as BaseEvent),
+      () => ev.run(ev.toolStart("h1", "transfer_to_writer", "s1"), ev.toolArgs("h1", "{}"), ev.toolEnd("h1"), ...ev.message("w1", "Draft."), { type: EventType.MESSAGES_SNAPSHOT, messages: [question, handoff, transferred, draft] } as never),
       () => ev.run(),
     ]);
     await adapter.sendMessage(request("Write"), sendOptions(), carbon);
@@ -125,7 +125,7 @@ describe("one record of the thread", () => {
   });
 
   it("reads the latest answer once: after an action on a surface, the versions bar is under its answer, and the question can be asked again", async () => {
-    const surface = { type: EventType.ACTIVITY_SNAPSHOT, messageId: "s1", activityType: "a2ui-surface", content: { a2ui_operations: [{ createSurface: { surfaceId: "form", catalogId: "basic" } }] } } as BaseEvent;
+    const surface = { type: EventType.ACTIVITY_SNAPSHOT, messageId: "s1", activityType: "a2ui-surface", content: { a2ui_operations: [{ createSurface: { surfaceId: "form", catalogId: "basic" } }] } } as never;
     const { adapter, carbon, inputs } = scripted([() => ev.run(surface), () => ev.run(...ev.message("m2", "Booked.")), () => ev.run(...ev.message("m3", "Another try."))], { answerVersions: true });
     await adapter.sendMessage(request("Book"), sendOptions(), carbon);
     await adapter.sendSurfaceAction({ name: "book", surfaceId: "form", sourceComponentId: "b", timestamp: "2026-12-01T10:00:00.000Z", context: {} }, carbon);

@@ -40,6 +40,6 @@ export function onVirtualClock(runs: string[], EVENTS: Record<string, BaseEvent>
   const subscriptions = (run: number) => played[run]!.subscriptions.map(({ subscribedFrame, unsubscribedFrame }) => [subscribedFrame / FRAME, unsubscribedFrame / FRAME]);
   const controller = new AbortController();
   const send = (text: string, signal = controller.signal) => adapter.sendMessage(request(text), { signal }, carbon);
-  return { adapter, carbon, inputs, advanceTo, subscriptions, controller, send };
+  return { adapter, carbon, inputs, advanceTo, subscriptions, controller, send, clock };
 }
 

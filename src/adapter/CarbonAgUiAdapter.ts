@@ -3,7 +3,7 @@ import type { ContentPart } from "@ag-ui/core";
 import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CarbonVersionsInstance, type CustomSendMessage } from "../carbon";
 import { describeContent } from "../contentParts";
 import { AgUiInterruptError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
-import { isClientToolInterrupt, isExpired, type InterruptDecision } from "../hitl";
+import { isClientToolInterrupt, type InterruptDecision } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { A2uiUserAction } from "../operators/map/a2uiSurfaces";
 import type { Thread } from "../thread/thread";
@@ -23,7 +23,7 @@ import { ErrorPolicy } from "./turns/errorPolicy";
 import { messageTurn } from "./turns/message";
 import { regenerateTurn } from "./turns/regenerate";
 import { rejoinTurn } from "./turns/rejoin";
-import { decisionTarget, resumeTurn } from "./turns/resume";
+import { decideCard, resumeTurn } from "./turns/resume";
 import { surfaceActionTurn } from "./turns/surfaceAction";
 import { Turns } from "./turns/turnPath";
 
@@ -103,7 +103,7 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     this.held.unsubscribe();
   }
 
-  /** Resolves once nothing is under way: no turn plays or waits, and no stream of an earlier turn is still open. */
+  /** Resolves once no turn plays or waits and no stream of an earlier turn is open. */
   async whenIdle(): Promise<void> {
     do {
       await this.turns.idle();
@@ -131,10 +131,8 @@ export class CarbonAgUiAdapter extends ConversationThreads {
   };
 
   /**
-   * Sends a message of the host's in parts (AG-UI content parts: text,
-   * images, audio, video, documents), as from an upload button: Carbon shows
-   * it as the person's message (`describeContent`) and queues it as a typed
-   * one; the agent gets the parts as they are. Resolves as Carbon's `send` does.
+   * Sends a message of the host's in AG-UI content parts (images, audio, video, documents), as from an upload button:
+   * Carbon shows it as the person's (`describeContent`) and queues it; the agent gets the parts. Resolves as `send` does.
    */
   sendContent(content: readonly ContentPart[], instance: CarbonSendInstance): Promise<void> {
     if (this.disposed) return Promise.reject(new CarbonAgUiError("This adapter was disposed: it sends no more messages"));
@@ -188,21 +186,6 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     await switchVersion(this.thread, index, instance, this.serverBranches());
   }
 
-  /** The adapter's clock (its `scheduler`'s): what an interrupt's expiry is read on, when a card is drawn and when it is answered alike. */
-  now(): number {
-    return this.options.scheduler.now();
-  }
-
-  /** Reports a warning of the host's or a renderer's (a surface's refused URL, a limit) where the adapter's own go: `onWarning`. */
-  warn(warning: CarbonAgUiError): void {
-    this.options.onWarning(warning);
-  }
-
-  /** Whether an A2UI surface of this thread can still be acted on: it is of the latest answer (see `Conversation.isActivityCurrent`). */
-  isSurfaceCurrent(activityId: string): boolean {
-    return this.conversation.isActivityCurrent(activityId);
-  }
-
   /**
    * Answers a pending interrupt (a decision card); `interruptId` defaults as
    * `decisionTarget` says. Once every pending interrupt has a decision, one
@@ -212,14 +195,10 @@ export class CarbonAgUiAdapter extends ConversationThreads {
   async respondToInterrupt(decision: InterruptDecision, instance: CarbonChatInstance | undefined = this.lastInstance, options: RespondOptions = {}, interruptId?: string): Promise<void> {
     if (this.disposed) throw new AgUiInterruptError("This adapter was disposed: it answers no more interrupts");
     const { thread } = this;
-    const target = decisionTarget(thread.conversation.pendingInterrupts, interruptId);
-    if (decision.type !== "reject" && isExpired(target.interrupt, this.options.scheduler.now())) {
-      throw new AgUiInterruptError(`Interrupt '${target.interrupt.id}' expired at ${target.interrupt.expiresAt}; it can only be rejected`, target.interrupt.id);
-    }
-    const othersUndecided = thread.conversation.pendingInterrupts.some((entry) => !entry.decision && entry.interrupt.id !== target.interrupt.id);
-    if (!othersUndecided && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", target.interrupt.id);
-    thread.act({ type: "decision", interruptId: target.interrupt.id, decision });
-    if (othersUndecided || !instance) return;
+    const decided = decideCard(thread, decision, interruptId, this.now());
+    if (decided.ready && !instance) throw new AgUiInterruptError("respondToInterrupt needs the Carbon instance to stream the continuation into", decided.interruptId);
+    thread.act({ type: "decision", interruptId: decided.interruptId, decision });
+    if (!decided.ready || !instance) return;
     this.carbonEvents.follow(instance);
     await this.turns.play(resumeTurn(instance, options.signal, this.delivery));
   }

@@ -1,6 +1,7 @@
 import type { Message, TokenUsage } from "@ag-ui/core";
 import { BehaviorSubject, distinctUntilChanged, map, switchMap, type Observable } from "rxjs";
 import type { Activity, CardAnswer, Conversation } from "../conversation";
+import type { CarbonAgUiError } from "../errors";
 import type { PendingInterrupt } from "../hitl";
 import type { ThreadLogData } from "../thread/log";
 import type { Replayed } from "../thread/replay";
@@ -18,7 +19,7 @@ import type { ResolvedOptions } from "./options";
 export abstract class ThreadViews {
   protected readonly threads: BehaviorSubject<Thread>;
 
-  constructor(protected readonly viewOptions: Pick<ResolvedOptions, "threadId" | "initialMessages" | "replay">) {
+  constructor(protected readonly viewOptions: Pick<ResolvedOptions, "threadId" | "initialMessages" | "replay" | "scheduler" | "onWarning">) {
     const { threadId, initialMessages } = viewOptions;
     this.threads = new BehaviorSubject(this.makeThread(threadId, initialMessages));
   }
@@ -97,6 +98,21 @@ export abstract class ThreadViews {
    */
   activity$(messageId: string): Observable<Activity | undefined> {
     return this.follow((conversation) => conversation.activity$(messageId));
+  }
+
+  /** Whether an A2UI surface of this thread can still be acted on: it is of the latest answer (see `Conversation.isActivityCurrent`). */
+  isSurfaceCurrent(activityId: string): boolean {
+    return this.conversation.isActivityCurrent(activityId);
+  }
+
+  /** The adapter's clock (its `scheduler`'s): what an interrupt's expiry is read on, when a card is drawn and when it is answered alike. */
+  now(): number {
+    return this.viewOptions.scheduler.now();
+  }
+
+  /** Reports a warning of the host's or a renderer's (a surface's refused URL, a limit) where the adapter's own go: `onWarning`. */
+  warn(warning: CarbonAgUiError): void {
+    this.viewOptions.onWarning(warning);
   }
 
   /** How an interrupt of this thread was answered once the answer went, for a restored card. */

@@ -98,7 +98,7 @@ export class Conversation {
     return this.sharedState.state;
   }
 
-  /** Replaces the shared state (a STATE_SNAPSHOT); any JSON value. */
+  /** Replaces the shared state (a STATE_SNAPSHOT). */
   replaceState(state: unknown): void {
     this.sharedState.replace(state);
   }
@@ -130,11 +130,7 @@ export class Conversation {
     this.history.reserve(id, role, subagentRunId);
   }
 
-  /**
-   * Replaces the history with `messages` (a MESSAGES_SNAPSHOT), reconciled by
-   * id as `@ag-ui/client` does (see `History.replace`). Its `activity`
-   * messages replace the activities (when it has any).
-   */
+  /** Replaces the history with `messages` (a MESSAGES_SNAPSHOT), reconciled by id (see `History.replace`); its `activity` messages, the activities. */
   replaceMessages(messages: readonly Message[]): void {
     this.history.replace(messages.filter((message): message is HistoryMessage => message.role !== "activity"));
     this.activityList.replaceWith(messages.filter((message): message is Extract<Message, { role: "activity" }> => message.role === "activity"));
@@ -180,11 +176,7 @@ export class Conversation {
     return this.activityList.activity$(messageId);
   }
 
-  /**
-   * Whether the activity of `messageId` belongs to the latest of the
-   * person's messages: no message of theirs came after the one it began in
-   * answer to. (A form of an earlier answer is not acted on.)
-   */
+  /** Whether the activity of `messageId` belongs to the latest of the person's messages (a form of an earlier answer is not acted on). */
   isActivityCurrent(messageId: string): boolean {
     const activity = this.activities.get(messageId);
     return activity !== undefined && activity.requestId === this.history.lastRequestId();
@@ -235,11 +227,7 @@ export class Conversation {
     return this.cards.answerOf(interruptId);
   }
 
-  /**
-   * The question of the clarification card shown for the state as it is now,
-   * if one was: the agent has not asked anew (its state still carries an
-   * answered question), so that card is not shown again.
-   */
+  /** The question of the clarification card shown for the state as it is now, if one was: it is not shown again until the agent asks anew. */
   get clarificationShownForState(): string | undefined {
     return this.shownClarification?.stateVersion === this.sharedState.version ? this.shownClarification.question : undefined;
   }

@@ -1,6 +1,7 @@
 import { CancellationReason, type CarbonChatInstance } from "../../carbon";
 import { AgUiEmptyRunError, AgUiInterruptError } from "../../errors";
-import { approvalIdOf, decisionResultContent, isClientToolInterrupt, toResumeEntry, type PendingInterrupt } from "../../hitl";
+import { approvalIdOf, decisionResultContent, isClientToolInterrupt, isExpired, toResumeEntry, type InterruptDecision, type PendingInterrupt } from "../../hitl";
+import type { Thread } from "../../thread/thread";
 import type { RunAnswer } from "../../thread/log";
 import { decideApprovals } from "../approvals/decide";
 import { runInput } from "../runInput";
@@ -27,6 +28,20 @@ export function decisionTarget(pending: readonly PendingInterrupt[], interruptId
   throw new AgUiInterruptError(
     pending.length === 0 ? "There is no pending interrupt to answer" : `All ${pending.length} pending interrupts already have a decision; name the one to change`,
   );
+}
+
+/**
+ * Records the person's decision on a card, the one `interruptId` names (by
+ * default as `decisionTarget` says); one that expired at `now` can only be
+ * rejected. Returns whether every card waiting now has its answer: the
+ * resume may go.
+ */
+export function decideCard(thread: Thread, decision: InterruptDecision, interruptId: string | undefined, now: number): { ready: boolean; interruptId: string } {
+  const pending = thread.conversation.pendingInterrupts;
+  const { interrupt } = decisionTarget(pending, interruptId);
+  if (decision.type !== "reject" && isExpired(interrupt, now)) throw new AgUiInterruptError(`Interrupt '${interrupt.id}' expired at ${interrupt.expiresAt}; it can only be rejected`, interrupt.id);
+  const ready = !pending.some((entry) => !entry.decision && entry.interrupt.id !== interrupt.id);
+  return { ready, interruptId: interrupt.id };
 }
 
 /** The turn of the person's decisions (`respondToInterrupt`): its promise is the host's, and rejects on a failure. */
