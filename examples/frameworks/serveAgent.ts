@@ -88,17 +88,22 @@ export function serveAgent(agent: AgUiAgent, port = 0): Promise<RunningServer> {
       response.writeHead(200, { "content-type": encoder.getContentType(), "cache-control": "no-cache" });
       let open = true;
       // The client gone: where the agent keeps threads its run goes on (read to its end here, its events dropped) until a
-      // stop route stops it, for a reload to rejoin; elsewhere nothing could rejoin it, and it stops.
+      // stop route stops it, for a reload to rejoin; elsewhere nothing could rejoin it, and it stops: this run, never a
+      // later one of the thread that began meanwhile.
       response.on("close", () => {
         open = false;
-        if (!threads) stopActive(input.threadId);
+        if (threads) return;
+        forget();
+        subscription?.unsubscribe();
       });
+      let subscription: Subscription | undefined;
       const write = (event: BaseEvent) => open && response.write(encoder.encode(event as never));
+      const forget = () => active.get(input.threadId)?.runId === input.runId && active.delete(input.threadId);
       const ended = () => {
-        if (active.get(input.threadId)?.runId === input.runId) active.delete(input.threadId);
+        forget();
         if (open) response.end();
       };
-      const subscription = run(input, { signal: new AbortController().signal }).subscribe({
+      subscription = run(input, { signal: new AbortController().signal }).subscribe({
         next: write,
         error: (error: unknown) => {
           write({ type: "RUN_ERROR", message: error instanceof Error ? error.message : String(error) } as BaseEvent);
