@@ -15,6 +15,8 @@ const config: Config = {
   // Examples import the package by its public name; tests run them against the source.
   moduleNameMapper: { "^carbon-agui-rx$": "<rootDir>/src/index.ts", "^carbon-agui-rx/testing$": "<rootDir>/src/testing/index.ts", "^carbon-agui-rx/tool-client$": "<rootDir>/src/tool-client/index.ts", "^carbon-agui-rx/a2ui$": "<rootDir>/src/a2ui/index.ts" },
   testTimeout: 15_000,
+  // A spec that writes to the console fails (spec/support/quietConsole.ts).
+  setupFilesAfterEnv: ["<rootDir>/spec/support/quietConsole.ts"],
 };
 
 export default config;

@@ -14,6 +14,8 @@ export async function terminalDemo(print: (line: string) => void = console.log):
   const adapter = new CarbonAgUiAdapter({
     run: createSseRunner({ url: server.url }),
     onStateChange: (state) => print(`(the agent's shared state is now ${JSON.stringify(state)})`),
+    // A failed turn is shown in the chat; the page hears of it here too (the default logs it to the console).
+    onError: (error) => print(`(reported to onError: ${error.name}: ${error.message})`),
   });
   const carbon = new CarbonRecorder();
 

@@ -212,21 +212,26 @@ describe("CarbonAgUiAdapter", () => {
     ["rejectOnError is set", { rejectOnError: true }, "Assistant: Partly\n[error: This answer is incomplete. model overloaded.]"],
     ["describeError shows nothing", { describeError: () => undefined }, "Assistant: Partly\n  (This message was not completed. Please try again.)"],
   ])("rejects with the typed error after the final response when %s", async (_case, adapterOptions, transcript) => {
-    const adapter = await adapterFor(partlyThenRunError, adapterOptions);
+    const reported: CarbonAgUiError[] = [];
+    const adapter = await adapterFor(partlyThenRunError, { ...adapterOptions, onError: (error) => reported.push(error) });
     const carbon = new CarbonRecorder();
     await expect(adapter.sendMessage(request("Hi"), options(), carbon)).rejects.toEqual(new AgUiRunError("model overloaded", "overloaded"));
     expect(carbon.transcript()).toBe(transcript);
     expect(carbon.waitingForFinal).toEqual([]);
+    // Rejected, and reported as every failed turn is.
+    expect(reported).toEqual([new AgUiRunError("model overloaded", "overloaded")]);
   });
 
   describe("when Carbon is slow", () => {
     // Carbon's slowness and the adapter's frames are on a clock the spec drives (the adapter's `scheduler`), and the
     // agent's events are in memory: every run interleaves the same way, whatever the machine's load.
     let clock: DrivenClock;
-    beforeEach(() => (clock = new DrivenClock()));
+    /** The messages of what the adapters reported to onError. */
+    let reported: string[];
+    beforeEach(() => ((clock = new DrivenClock()), (reported = [])));
     /** An adapter on the clock whose runs send `events` at once, then end unless `ends` is false (an agent still streaming). */
     const adapterOn = (events: BaseEvent[], extra: Partial<ConstructorParameters<typeof CarbonAgUiAdapter>[0]> = {}, ends = true) =>
-      new CarbonAgUiAdapter({ run: () => agentSending(events, ends), scheduler: clock, ...extra });
+      new CarbonAgUiAdapter({ run: () => agentSending(events, ends), scheduler: clock, onError: (error) => reported.push(error.message), ...extra });
     const agentSending = (events: BaseEvent[], ends: boolean) =>
       new Observable<BaseEvent>((subscriber) => {
         for (const event of events) subscriber.next(event);
@@ -247,6 +252,7 @@ describe("CarbonAgUiAdapter", () => {
       expect(streamedText(delivered)).toBe("01234");
       expect(delivered.length).toBeLessThan(6);
       expect(delivered.at(-1)).toHaveProperty("final_response");
+      expect(reported).toEqual(["boom"]);
     });
 
     it.each([
@@ -266,6 +272,7 @@ describe("CarbonAgUiAdapter", () => {
       expect(JSON.parse(JSON.stringify(rejection))).toEqual({ name: "CarbonAgUiError", message: refusal.message });
       expect(delivered.length).toBeGreaterThan(2);
       expect(delivered.at(-1)).toHaveProperty("final_response");
+      expect(reported).toEqual([refusal.message]);
     });
 
     it("delivers all the text, merged, and the final response last, before rejecting", async () => {
@@ -275,6 +282,7 @@ describe("CarbonAgUiAdapter", () => {
       expect(streamedText(delivered)).toBe("01234");
       expect(delivered[0]).toMatchObject({ partial_item: { text: "0" } });
       expect(delivered.at(-1)).toHaveProperty("final_response");
+      expect(reported).toEqual(["boom"]);
     });
 
     it("merges deltas at the pace of its scheduler, or of coalesce's own", async () => {
@@ -297,6 +305,7 @@ describe("CarbonAgUiAdapter", () => {
       const before = adapterPace.calls();
       await expect(clock.settle(second.sendMessage(request("Hi"), options(), new CarbonRecorder()))).rejects.toBeInstanceOf(AgUiRunError);
       expect([coalescePace.calls() > 0, adapterPace.calls() - before]).toEqual([true, 0]);
+      expect(reported).toEqual(["boom", "boom"]);
     });
 
     it("on stop, skips the partial chunks still queued: the stopped item and the final response follow at once with all the text", async () => {
@@ -420,6 +429,8 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
   /** An adapter whose runs are played from `runs`, one per run, recording each input. */
   function scripted(...runs: ((input: RunAgentInput) => ObservableInput<BaseEvent>)[]) {
     const inputs: RunAgentInput[] = [];
+    /** The messages of what the adapter reported to onError. */
+    const reported: string[] = [];
     const adapter = new CarbonAgUiAdapter({
       run: (input) => {
         inputs.push(input);
@@ -427,8 +438,9 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
         if (!next) throw new Error(`no run scripted for run ${inputs.length}`);
         return next(input);
       },
+      onError: (error) => reported.push(error.message),
     });
-    return { adapter, inputs, carbon: new CarbonRecorder() };
+    return { adapter, inputs, reported, carbon: new CarbonRecorder() };
   }
 
   const pendingIds = (adapter: CarbonAgUiAdapter) => adapter.pendingInterrupts.map((entry) => [entry.interrupt.id, entry.decision?.type]);
@@ -467,10 +479,11 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
       ["throws before its first event", () => throwError(() => new Error("connection refused"))],
       ["completes empty", () => EMPTY],
     ])("puts the interrupt back, without a cancelled result, when the run cancelling it for a message sent instead %s", async (_case, failing) => {
-      const { adapter, inputs, carbon } = scripted(() => asksApproval("t1"), failing, () => answer("Deleted."));
+      const { adapter, inputs, reported, carbon } = scripted(() => asksApproval("t1"), failing, () => answer("Deleted."));
       await adapter.sendMessage(request("Clean up"), options(), carbon);
       await adapter.sendMessage(request("Never mind"), options(), carbon);
       expect(inputs).toHaveLength(2);
+      expect(reported).toHaveLength(1);
       expect(pendingIds(adapter)).toEqual([["i-t1", undefined]]);
       expect(adapter.messages.map((message) => (message.role === "tool" ? `tool ${message.toolCallId}` : message.role))).toEqual(["user", "assistant", "user"]);
       // The agent never took the cancellation: the card can still be answered, and the decision is the call's result.
@@ -526,7 +539,7 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
   });
 
   it("defaults to the oldest undecided interrupt, then to the only one left decided, and refuses to guess among several decided", async () => {
-    const { adapter, carbon } = scripted(
+    const { adapter, carbon, reported } = scripted(
       () => interrupts(interrupt("i1"), interrupt("i2")),
       () => throwError(() => new Error("agent unreachable")),
       () => throwError(() => new Error("still unreachable")),
@@ -541,15 +554,17 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     );
     await expect(adapter.respondToInterrupt({ type: "approve" }, carbon, {}, "i2")).rejects.toThrow("still unreachable");
     expect(pendingIds(adapter)).toEqual([["i1", "approve"], ["i2", "approve"]]);
+    expect(reported).toEqual(["agent unreachable", "still unreachable"]);
   });
 
   it("defaults to the only interrupt when its decision was put back", async () => {
-    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1")), () => EMPTY, () => answer("Done."));
+    const { adapter, inputs, reported, carbon } = scripted(() => interrupts(interrupt("i1")), () => EMPTY, () => answer("Done."));
     await adapter.sendMessage(request("Go"), options(), carbon);
     await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toBeInstanceOf(AgUiInterruptError);
     expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
     await adapter.respondToInterrupt({ type: "reject" });
     expect(inputs[2]?.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
+    expect(reported).toHaveLength(1);
   });
 
   it("lets an expired interrupt only be rejected", async () => {
@@ -566,10 +581,11 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
     ["throws before its first event", () => throwError(() => new Error("connection refused"))],
     ["completes empty", () => EMPTY],
   ])("puts the interrupt and its decision back when the resume run %s, and still rejects", async (_case, failing) => {
-    const { adapter, carbon } = scripted(() => interrupts(interrupt("i1")), failing);
+    const { adapter, carbon, reported } = scripted(() => interrupts(interrupt("i1")), failing);
     await adapter.sendMessage(request("Go"), options(), carbon);
     await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toBeInstanceOf(Error);
     expect(pendingIds(adapter)).toEqual([["i1", "approve"]]);
+    expect(reported).toHaveLength(1);
   });
 
   it("puts the interrupt back when the signal was already aborted, without starting the run", async () => {
@@ -583,10 +599,11 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
   });
 
   it("puts nothing back once the resume run sent any event, RUN_ERROR included", async () => {
-    const { adapter, carbon } = scripted(() => interrupts(interrupt("i1")), () => of(ev.runStarted(), ev.runError("graph crashed")));
+    const { adapter, carbon, reported } = scripted(() => interrupts(interrupt("i1")), () => of(ev.runStarted(), ev.runError("graph crashed")));
     await adapter.sendMessage(request("Go"), options(), carbon);
     await expect(adapter.respondToInterrupt({ type: "approve" })).rejects.toEqual(new AgUiRunError("graph crashed"));
     expect(adapter.pendingInterrupts).toEqual([]);
+    expect(reported).toEqual(["graph crashed"]);
   });
 
   it("ends a resume in flight on reset(): it resolves, and puts nothing back into the new conversation", async () => {
@@ -618,10 +635,11 @@ describe("CarbonAgUiAdapter: human in the loop", () => {
   });
 
   it("keeps the message sent instead in the history when the cancelling run fails, and runs nothing more", async () => {
-    const { adapter, inputs, carbon } = scripted(() => interrupts(interrupt("i1")), () => of(ev.runStarted(), ev.runError("graph crashed")));
+    const { adapter, inputs, reported, carbon } = scripted(() => interrupts(interrupt("i1")), () => of(ev.runStarted(), ev.runError("graph crashed")));
     await adapter.sendMessage(request("Book a flight"), options(), carbon);
     await adapter.sendMessage(request("Never mind"), options(), carbon);
     expect(inputs).toHaveLength(2);
+    expect(reported).toEqual(["graph crashed"]);
     expect(adapter.messages.at(-1)).toEqual({ id: "u-Never mind", role: "user", content: "Never mind" });
     expect(carbon.transcript()).toMatch(/graph crashed/);
   });
@@ -687,6 +705,7 @@ describe("CarbonAgUiAdapter: frontend tools", () => {
 
   function withRuns(handler: (args: unknown) => unknown, ...runs: ((input: RunAgentInput) => ObservableInput<BaseEvent>)[]) {
     const inputs: RunAgentInput[] = [];
+    const reported: string[] = [];
     const adapter = new CarbonAgUiAdapter({
       tools: [{ name: "locate", description: "The user's position", parameters: { type: "object" }, handler }],
       maxFrontendToolRounds: 2,
@@ -694,8 +713,9 @@ describe("CarbonAgUiAdapter: frontend tools", () => {
         inputs.push(input);
         return runs[inputs.length - 1]!(input);
       },
+      onError: (error) => reported.push(error.message),
     });
-    return { adapter, inputs, carbon: new CarbonRecorder() };
+    return { adapter, inputs, reported, carbon: new CarbonRecorder() };
   }
 
   it("runs the handler with the parsed arguments, records its result, and runs the agent again on the same thread", async () => {
@@ -734,9 +754,10 @@ describe("CarbonAgUiAdapter: frontend tools", () => {
   });
 
   it("stops with AgUiFrontendToolError after the configured number of follow-up runs", async () => {
-    const { adapter, inputs, carbon } = withRuns(() => "here", () => callsLocate("t1"), () => callsLocate("t2"), () => callsLocate("t3"));
+    const { adapter, inputs, reported, carbon } = withRuns(() => "here", () => callsLocate("t1"), () => callsLocate("t2"), () => callsLocate("t3"));
     await expect(adapter.sendMessage(request("Where am I?"), options(), carbon)).rejects.toBeInstanceOf(AgUiFrontendToolError);
     expect(inputs).toHaveLength(3);
+    expect(reported).toEqual(["The agent asked for frontend tools more than 2 times in one turn; stopped"]);
     expect(carbon.waitingForFinal).toEqual([]);
   });
 

@@ -20,12 +20,15 @@ let tools: ToolServer;
 let agent: RunningServer;
 let model: ReturnType<typeof scriptedModel>;
 const errors: CarbonAgUiError[] = [];
+/** What the adapters warned of: the reviewer may not read the events of alice's runs, so no late approval is followed. */
+const warnings: string[] = [];
 
 beforeEach(async () => {
   tools = await startToolServer();
   model = scriptedModel(approvalsReply);
   agent = await serveCopilotKit(createApprovalsAgent(model, new ToolClient({ baseUrl: tools.url, token: "alice-token", retry: { maxRetries: 0 } })));
   errors.length = 0;
+  warnings.length = 0;
 });
 /** The chats of the test: their adapters stop following the tool server's runs before it closes. */
 const chats: Chat[] = [];
@@ -47,6 +50,7 @@ function chat(): Chat {
     coalesce: false,
     toolClient: reviewer(),
     onError: (error) => errors.push(error),
+    onWarning: (warning) => warnings.push(warning.message),
   });
   chats.push(made);
   return made;
@@ -83,6 +87,8 @@ describe("a tool server's approval with an AI SDK agent in CopilotKit's runtime"
     expect(runs).toHaveLength(1);
     expect(approval).toMatchObject({ run_id: runs[0]!.runId, status: "pending" });
     expect(errors).toEqual([]);
+    // The reviewer is not the run's owner: the tool server keeps the run's events from it, and the chat says so.
+    expect(warnings).toEqual([`The tool server could not tell which approvals run ${runs[0]!.runId} asked for (its events); they get no card`]);
   });
 
   it("approved with an edit (cc): the tool runs once with it, the continuation reaches the framework, and its answer built from the result shows", async () => {

@@ -185,6 +185,8 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
     const pending = before.adapter.pendingInterrupts.map((entry) => entry.interrupt.id);
     expect(pending).toHaveLength(1);
     await before.adapter.saveNow();
+    // The reload: the old page goes away (and hears no more of the new page's saves).
+    before.adapter.dispose();
 
     const after = new Chat({ run: fromAgent(createLangGraphAgent(server.url)), threadId: before.adapter.threadId, persistence: { store } });
     const restored = await after.adapter.loadHistory(after.carbon);

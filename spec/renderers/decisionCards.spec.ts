@@ -38,7 +38,9 @@ async function setUpIn(document: Document, interrupt: object | (() => Observable
   const host = document.getElementById("chat") as HTMLElement;
   const inputs: RunAgentInput[] = [];
   const runs = [typeof interrupt === "function" ? interrupt : () => callThenInterrupt(interrupt), ...resumes];
-  const adapter = new CarbonAgUiAdapter({ run: (input) => (inputs.push(input), runs[inputs.length - 1]!()) });
+  /** What the adapter reported: a resume that failed, said in the card too. */
+  const errors: string[] = [];
+  const adapter = new CarbonAgUiAdapter({ run: (input) => (inputs.push(input), runs[inputs.length - 1]!()), onError: (error) => errors.push(error.message) });
   const carbon = new CarbonWithBus();
   const dispose = renderDecisionCards({ instance: carbon, host, adapter, now: () => Date.parse("2026-11-30T12:00:00Z") });
   await adapter.sendMessage({ id: "u1", input: { text: "Email Ada" } }, { signal: new AbortController().signal }, carbon);
@@ -48,7 +50,7 @@ async function setUpIn(document: Document, interrupt: object | (() => Observable
   const editor = card.querySelector<HTMLTextAreaElement>(".cagr-card-editor")!;
   const text = (selector: string) => card.querySelector(selector)?.textContent ?? "";
   const answerButtons = () => armed(["approve", "edit", "reject"].map(buttonFor));
-  return { host, card, inputs, adapter, carbon, dispose, buttonFor, editor, text, answerButtons };
+  return { host, card, inputs, errors, adapter, carbon, dispose, buttonFor, editor, text, answerButtons };
 }
 
 const armed = (buttons: HTMLButtonElement[]) => buttons.map((button) => !button.disabled);
@@ -159,7 +161,7 @@ describe("renderDecisionCards", () => {
   });
 
   it("re-arms itself when the resume fails before any event, says why in plain words, and can be answered again", async () => {
-    const { card, inputs, buttonFor, text, answerButtons } = await setUp({}, () => throwError(() => new Error("agent unreachable")), () => answer("Sent."));
+    const { card, inputs, errors, buttonFor, text, answerButtons } = await setUp({}, () => throwError(() => new Error("agent unreachable")), () => answer("Sent."));
     buttonFor("approve").click();
     await waitUntil(() => text(".cagr-card-status").includes("could not go on"));
     expect(text(".cagr-card-status")).toBe("Approved, but the agent could not go on: agent unreachable. You can answer again.");
@@ -168,14 +170,16 @@ describe("renderDecisionCards", () => {
     buttonFor("approve").click();
     await waitUntil(() => text(".cagr-card-status") === "Approved.");
     expect(inputs).toHaveLength(3);
+    expect(errors).toEqual(["agent unreachable"]);
   });
 
   it("stays disabled when the resume failed after the agent took the answer", async () => {
-    const { buttonFor, text, answerButtons } = await setUp({}, () => of(ev.runStarted(), ev.runError("graph crashed")));
+    const { buttonFor, text, answerButtons, errors } = await setUp({}, () => of(ev.runStarted(), ev.runError("graph crashed")));
     buttonFor("reject").click();
     await waitUntil(() => text(".cagr-card-status").includes("could not go on"));
     expect(text(".cagr-card-status")).toBe("Rejected, but the agent could not go on: graph crashed.");
     expect(answerButtons()).toEqual([false, false, false]);
+    expect(errors).toEqual(["graph crashed"]);
   });
 
   it("offers only Reject once the interrupt has expired", async () => {
@@ -207,23 +211,27 @@ describe("renderDecisionCards", () => {
   });
 
   it("says why it can no longer be answered when a message sent instead cancelled its request", async () => {
-    const { card, adapter, carbon, answerButtons, text } = await setUp({}, () => answer("Something else, then."));
+    // The cancellation's run (the agent takes it), then the message's.
+    const { card, adapter, carbon, answerButtons, text, inputs, errors } = await setUp({}, () => of(ev.runStarted(), ev.runFinished()), () => answer("Something else, then."));
     await adapter.sendMessage({ id: "u2", input: { text: "Never mind, do something else" } }, { signal: new AbortController().signal }, carbon);
     expect(answerButtons()).toEqual([false, false, false]);
     // A note in plain text: neither a success's check mark nor a loading icon.
     expect(text(".cagr-card-note")).toBe("Not answered: a message sent instead cancelled this request.");
     expect(card.querySelector<HTMLElement>(".cagr-card-note")?.hidden).toBe(false);
     expect(card.querySelector<HTMLElement>(".cagr-card-status")?.hidden).toBe(true);
+    expect(inputs.map((input) => input.resume?.map((entry) => entry.status))).toEqual([undefined, ["cancelled"], undefined]);
+    expect(errors).toEqual([]);
   });
 
   it("is answerable again, without the cancellation note, when the run cancelling it for a message sent instead never reached the agent", async () => {
-    const { adapter, carbon, answerButtons, text, buttonFor, inputs } = await setUp({}, () => throwError(() => new Error("connection refused")), () => answer("Sent."));
+    const { adapter, carbon, answerButtons, text, buttonFor, inputs, errors } = await setUp({}, () => throwError(() => new Error("connection refused")), () => answer("Sent."));
     await adapter.sendMessage({ id: "u2", input: { text: "Never mind" } }, { signal: new AbortController().signal }, carbon);
     expect(answerButtons()).toEqual([true, true, true]);
     expect(text(".cagr-card-note")).toBe("");
     buttonFor("approve").click();
     await waitUntil(() => text(".cagr-card-status") === "Approved.");
     expect(inputs[2]?.resume?.map((entry) => entry.status)).toEqual(["resolved"]);
+    expect(errors).toEqual(["connection refused"]);
   });
 
   it("renders a clarification card with the question", async () => {
