@@ -64,6 +64,16 @@ describe("the adapter as a whole, in virtual time", () => {
     expect(await run.savedLog()).toEqual(["act message", "run stopped"]);
   });
 
+  it("a stop before the run's first event: nothing shows, Carbon waits on nothing, the log says stopped, and the next message goes on", async () => {
+    const run = wholeAdapter(["----s-Ma-f|", "s-Mb-e-f|"], EVENTS);
+    run.intents("m-x-n", { m: (adapter) => say("Weather?")(adapter, run.carbon), x: () => run.carbon.pressStop(), n: (adapter) => say("And now?")(adapter, run.carbon) });
+    await run.settle(20);
+    expect(run.subscriptions(0)).toEqual([[0, 2]]);
+    expect(run.carbon.waitingForFinal).toEqual([]);
+    expect(run.history()).toEqual(["user: Weather?", "user: And now?", "assistant:  9 °C."]);
+    expect(await run.savedLog()).toEqual(["act message", "run stopped", "act message", "run finished"]);
+  });
+
   it("a reset: what plays ends, the new thread starts empty, the old one keeps what it had", async () => {
     const run = wholeAdapter(["s-Ma-b-e-f|"], EVENTS);
     run.intents("m-----r", { m: (adapter) => say("Weather?")(adapter, run.carbon), r: (adapter) => adapter.reset() });

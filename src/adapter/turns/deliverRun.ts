@@ -122,7 +122,7 @@ export function deliverRun(turn: Turn, request: RunRequest, delivery: RunDeliver
         FRAME_BUDGET_MS,
         joinConsecutiveDeltas as (queued: Delivered[]) => Delivered[],
       ),
-      endOfRun(live, describeError, () => responded, (error) => options.threads !== undefined && error instanceof AgUiConnectionError),
+      endOfRun(live, { describeError, responded: () => responded, endedEarly: () => turn.ended, goesOn: (error) => options.threads !== undefined && error instanceof AgUiConnectionError }),
       finalize(() => renderCost.stop()),
     );
   });
@@ -133,15 +133,27 @@ type Delivered = RunElement | { kind: "failed"; error: unknown } | { kind: "refu
 
 const isChunk = (element: Delivered): element is CarbonStreamChunk => !("kind" in element);
 
+/** What `endOfRun` reads of the run beside its elements. */
+interface RunEndFacts {
+  describeError: (error: unknown) => string | undefined;
+  /** Whether the run's final response went out: Carbon shows it. */
+  responded: () => boolean;
+  /** Whether the turn was ended early (the stop button, a restart, a reset): a run it ended before the pipeline could say so was stopped. */
+  endedEarly: () => boolean;
+  /** Whether a failure leaves the run going where the agent keeps threads. */
+  goesOn: (error: unknown) => boolean;
+}
+
 /**
  * Passes `RUN_BEGAN` on, and, once every chunk is in Carbon, writes how the
- * run ended into the thread's log (the one place it is decided: its
- * `turn.end`, else its failure, else finished; the words the chat showed
- * for a failure; whether a final response went out), then ends with
+ * run ended into the thread's log, the one place it is decided: its
+ * `turn.end`, else its failure, else stopped when the turn ended early (before
+ * its first event), else finished; with the words the chat showed for a
+ * failure, and whether a final response went out. It then ends with
  * `run.ended` or, when the run failed or Carbon refused a chunk, with that
  * error (the run's own first): typed, as Carbon logs it with JSON.stringify.
  */
-function endOfRun(live: LiveRun, describeError: (error: unknown) => string | undefined, responded: () => boolean, goesOn: (error: unknown) => boolean): OperatorFunction<Delivered, RunSignal> {
+function endOfRun(live: LiveRun, { describeError, responded, endedEarly, goesOn }: RunEndFacts): OperatorFunction<Delivered, RunSignal> {
   return (source) =>
     new Observable<RunSignal>((out) => {
       let finished: RunFinishedInstruction | undefined;
@@ -161,7 +173,7 @@ function endOfRun(live: LiveRun, describeError: (error: unknown) => string | und
             },
             complete() {
               // Where the agent keeps threads, a broken connection is no end of its run: it goes on there (a reload breaks it).
-              const ended = failure ? (goesOn(failure.error) ? "open" : "failed") : (how ?? "finished");
+              const ended = failure ? (goesOn(failure.error) ? "open" : "failed") : (how ?? (endedEarly() ? "stopped" : "finished"));
               const shown = failure && describeError(failure.error);
               live.end(ended, { responded: responded(), ...(failure && { failure: { message: messageOf(failure.error), ...(shown !== undefined && { shown }) } }) });
               const error = failure ?? refusal;
