@@ -12,8 +12,8 @@ describe("ThreadLog", () => {
     const changes: LogChange["kind"][] = [];
     log.changes$.subscribe((change) => changes.push(change.kind));
     log.act("q1", asked("u1"), TIME);
-    log.begin({ id: "r1", runId: "run-1", responseId: "resp-1", time: TIME });
-    for (const event of [ev.runStarted("run-1"), ev.textStart("a1"), ev.text("a1", "Hel"), ev.text("a1", "lo"), ev.textEnd("a1")]) log.record("r1", event);
+    const run = log.begin({ id: "r1", runId: "run-1", responseId: "resp-1", time: TIME });
+    for (const event of [ev.runStarted("run-1"), ev.textStart("a1"), ev.text("a1", "Hel"), ev.text("a1", "lo"), ev.textEnd("a1")]) run.add(event);
     log.end("r1", "finished", { responded: true });
     expect(changes).toEqual(["appended", "appended", "ended"]);
     expect(log.data).toEqual<ThreadLogData>({
@@ -28,18 +28,18 @@ describe("ThreadLog", () => {
 
   it("gives a run still going with its events so far, and names it as its RUN_STARTED does", () => {
     const log = new ThreadLog("t");
-    log.begin({ id: "r1", runId: "ours", responseId: "resp-1", time: TIME });
-    log.record("r1", ev.runStarted("theirs"));
-    log.record("r1", ev.textStart("a1"));
+    const run = log.begin({ id: "r1", runId: "ours", responseId: "resp-1", time: TIME });
+    run.add(ev.runStarted("theirs"));
+    run.add(ev.textStart("a1"));
     expect(log.data.entries).toEqual([expect.objectContaining({ kind: "run", runId: "theirs", ended: "open", events: [ev.runStarted("theirs"), ev.textStart("a1")] })]);
   });
 
   it("leaves the runs going open when the page goes away: nothing more is recorded of them, their end included", () => {
     const log = new ThreadLog("t");
-    log.begin({ id: "r1", runId: "run-1", responseId: "resp-1", time: TIME });
-    log.record("r1", ev.runStarted("run-1"));
+    const run = log.begin({ id: "r1", runId: "run-1", responseId: "resp-1", time: TIME });
+    run.add(ev.runStarted("run-1"));
     log.leave();
-    log.record("r1", { type: EventType.RUN_ERROR, message: "the unload broke the connection" } as BaseEvent);
+    run.add({ type: EventType.RUN_ERROR, message: "the unload broke the connection" } as BaseEvent);
     log.end("r1", "failed", { failure: { message: "network error" } });
     expect(log.data.entries).toEqual([expect.objectContaining({ ended: "open", events: [ev.runStarted("run-1")] })]);
   });

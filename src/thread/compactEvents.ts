@@ -11,8 +11,17 @@ const DELTAS: Partial<Record<string, "messageId" | "toolCallId">> = {
   [EventType.REASONING_MESSAGE_CHUNK]: "messageId",
 };
 
-/** The fields a delta may carry and still merge into the one before it: anything else (a chunk's role, name, parent) starts a new event. */
-const MERGEABLE = new Set(["type", "delta", "messageId", "toolCallId", "subagentRunId", "timestamp"]);
+
+/** Whether `event` carries only the fields a delta may carry and still merge into the one before it: anything else (a chunk's role, name, parent) starts a new event. */
+function onlyMergeable(event: BaseEvent): boolean {
+  for (const key in event) {
+    if (key !== "type" && key !== "delta" && key !== "messageId" && key !== "toolCallId" && key !== "subagentRunId" && key !== "timestamp") return false;
+  }
+  return true;
+}
+
+/** How many events wait before they are compacted: few enough that memory still follows the text. */
+const BATCH = 512;
 
 type Delta = BaseEvent & { delta?: string; messageId?: string; toolCallId?: string; subagentRunId?: string };
 
@@ -27,39 +36,53 @@ type Delta = BaseEvent & { delta?: string; messageId?: string; toolCallId?: stri
  */
 export class CompactingEvents {
   private readonly kept: BaseEvent[] = [];
+  /** Events not compacted yet: they are taken a batch at a time, in one tight loop, away from the pipeline's. */
+  private waiting: BaseEvent[] = [];
+  private stopped = false;
   /** The delta last kept, while the next event may join it. */
-  private open: { at: number; target: string | undefined; type: string; subagentRunId: string | undefined; text: TextBuffer } | undefined;
+  private open: { at: number; field: "messageId" | "toolCallId"; target: string | undefined; type: string; subagentRunId: string | undefined; text: TextBuffer } | undefined;
 
   get isEmpty(): boolean {
-    return this.kept.length === 0;
+    return this.kept.length === 0 && this.waiting.length === 0;
   }
 
   add(event: BaseEvent): void {
-    const field = DELTAS[event.type];
-    if (field === undefined) {
-      this.close();
-      this.kept.push(event);
-      return;
-    }
-    const delta = event as Delta;
-    const target = delta[field];
-    const open = this.open;
-    const joins =
-      open !== undefined &&
-      open.type === event.type &&
-      (target === undefined || target === open.target) &&
-      delta.subagentRunId === open.subagentRunId &&
-      Object.keys(event).every((key) => MERGEABLE.has(key));
-    if (joins) return open.text.append(delta.delta ?? "");
-    this.close();
-    this.open = { at: this.kept.length, target, type: event.type, subagentRunId: delta.subagentRunId, text: TextBuffer.of(delta.delta ?? "") };
-    this.kept.push(event);
+    if (!this.stopped && this.waiting.push(event) === BATCH) this.compactWaiting();
+  }
+
+  /** Takes no more events: what came so far is all there is. */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** The events so far, compacted. */
   events(): BaseEvent[] {
+    this.compactWaiting();
     this.close();
     return foldState(this.kept);
+  }
+
+  private compactWaiting(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const event of waiting) this.compact(event);
+  }
+
+  private compact(event: BaseEvent): void {
+    const open = this.open;
+    // The common case first: the next delta of the message or call streaming.
+    if (open !== undefined && event.type === open.type) {
+      const delta = event as Delta;
+      const target = delta[open.field];
+      if ((target === undefined || target === open.target) && delta.subagentRunId === open.subagentRunId && onlyMergeable(event)) return open.text.append(delta.delta ?? "");
+    }
+    this.close();
+    const field = DELTAS[event.type];
+    if (field !== undefined) {
+      const delta = event as Delta;
+      this.open = { at: this.kept.length, field, target: delta[field], type: event.type, subagentRunId: delta.subagentRunId, text: TextBuffer.of(delta.delta ?? "") };
+    }
+    this.kept.push(event);
   }
 
   /** The open delta takes its joined text. */

@@ -7,15 +7,17 @@ import { applyAct, runBegan, runEnded } from "./fold";
 import { branchOf, type ActEntry, type ImportedEntry, type LogEntry, type RunEnd, type RunEntry, type ThreadAct, type ThreadLogData } from "./log";
 import { preludeOf } from "./prelude";
 import { replayBranch, type ReplayOptions, type Replayed } from "./replay";
-import { ThreadLog } from "./threadLog";
+import { ThreadLog, type RunRecorder } from "./threadLog";
 
 /** A run of the thread as it is played: where its events go, and how it ends. */
 export interface LiveRun {
   readonly entry: Omit<RunEntry, "events" | "ended" | "kind">;
   /** The events to show before its own (see `preludeOf`). */
   readonly prelude: readonly BaseEvent[];
-  /** One of its events, as it came: the first tells the run began (the cards it answers wait no more). */
-  record(event: BaseEvent): void;
+  /** Where its events go, as they come. */
+  readonly events: RunRecorder;
+  /** Its first event came: the cards it answers wait no more. */
+  began(): void;
   /** Its end, decided where it was played. */
   end(ended: RunEnd, about?: Pick<RunEntry, "failure" | "responded">): void;
 }
@@ -94,16 +96,14 @@ export class Thread {
   beginRun(run: Pick<RunEntry, "runId" | "requestId" | "answers" | "parentRunId" | "origin">): LiveRun {
     const entry = { ...run, id: randomId(), responseId: randomId(), time: this.now(), ...(this.log.head !== undefined && { parent: this.log.head }) };
     const prelude = preludeOf(this.branch(), entry, this.conversation);
-    this.log.begin(entry);
+    const events = this.log.begin(entry);
     const conversation = this.conversation;
     let taken: PendingInterrupt[] | undefined;
     return {
       entry,
       prelude,
-      record: (event) => {
-        taken ??= runBegan(conversation, entry);
-        this.log.record(entry.id, event);
-      },
+      events,
+      began: () => void (taken ??= runBegan(conversation, entry)),
       end: (ended, about = {}) => {
         this.log.end(entry.id, ended, about);
         runEnded(conversation, entry, taken ?? []);

@@ -9,6 +9,19 @@ export type LogChange = { kind: "appended"; entry: LogEntry } | { kind: "ended";
 /** A run as it is written: its entry without its events, where they go, and whether the page left it (see `leave`). */
 type Recording = { entry: Omit<RunEntry, "events">; events: CompactingEvents; left?: boolean };
 
+/** Where a run's events go as they come. */
+export interface RunRecorder {
+  add(event: BaseEvent): void;
+}
+
+/** A run's entry with its events so far, compacted; the RUN_STARTED that opens them names the run as the agent does. */
+function recorded({ entry, events }: Recording): RunEntry {
+  const kept = events.events();
+  const first = kept[0] as RunStartedEvent | undefined;
+  const runId = first?.type === EventType.RUN_STARTED && typeof first.runId === "string" ? first.runId : entry.runId;
+  return { ...entry, runId, events: kept } as RunEntry;
+}
+
 /**
  * The one writer of a thread's log: entries appended (each growing from the
  * head, which moves to it, or from the entry named), a run's events as they
@@ -44,7 +57,7 @@ export class ThreadLog {
   get data(): ThreadLogData {
     const entries = this.entries.map((entry) => {
       const recording = entry.kind === "run" ? this.recordings.get(entry.id) : undefined;
-      return recording ? ({ ...recording.entry, events: recording.events.events() } as RunEntry) : entry;
+      return recording ? recorded(recording) : entry;
     });
     return { threadId: this.threadId, entries, ...(this.current !== undefined && { head: this.current }) };
   }
@@ -66,13 +79,15 @@ export class ThreadLog {
     this.append({ ...entry, ...(this.current !== undefined && { parent: this.current }) });
   }
 
-  /** Begins a run growing from the head (or from `entry.parent`): its events follow with `record`, its end with `end`. */
-  begin(entry: Omit<RunEntry, "events" | "ended" | "kind">): void {
+  /** Begins a run growing from the head (or from `entry.parent`): its events go to the recorder it gives, as they come; its end with `end`. */
+  begin(entry: Omit<RunEntry, "events" | "ended" | "kind">): RunRecorder {
     const parent = "parent" in entry ? entry.parent : this.current;
     const run: RunEntry = { ...entry, kind: "run", ...(parent !== undefined && { parent }), events: [], ended: "open" };
     const { events: _events, ...rest } = run;
-    this.recordings.set(run.id, { entry: rest, events: new CompactingEvents() });
+    const events = new CompactingEvents();
+    this.recordings.set(run.id, { entry: rest, events });
     this.append(run);
+    return events;
   }
 
   /**
@@ -82,15 +97,10 @@ export class ThreadLog {
    * that comes back takes it from the server).
    */
   leave(): void {
-    for (const recording of this.recordings.values()) recording.left = true;
-  }
-
-  /** One event of the run `id`, as it came; a RUN_STARTED first names the run as the agent does. */
-  record(id: string, event: BaseEvent): void {
-    const recording = this.recordings.get(id);
-    if (!recording || recording.left) return;
-    if (recording.events.isEmpty && event.type === EventType.RUN_STARTED && typeof (event as RunStartedEvent).runId === "string") recording.entry = { ...recording.entry, runId: (event as RunStartedEvent).runId };
-    recording.events.add(event);
+    for (const recording of this.recordings.values()) {
+      recording.left = true;
+      recording.events.stop();
+    }
   }
 
   /** The run is over here: how it ended (`open`: it goes on where the agent runs it), its events compacted. */
@@ -98,7 +108,7 @@ export class ThreadLog {
     const recording = this.recordings.get(runId);
     if (!recording || recording.left) return undefined;
     this.recordings.delete(runId);
-    const run: RunEntry = { ...recording.entry, ...about, events: recording.events.events(), ended };
+    const run: RunEntry = { ...recorded(recording), ...about, ended };
     this.entries[this.entries.findIndex((entry) => entry.id === runId)] = run;
     this.changed.next({ kind: "ended", run });
     return run;

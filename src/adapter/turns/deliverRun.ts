@@ -29,7 +29,7 @@ import { answeredBefore } from "../../thread/prelude";
 import type { LiveRun } from "../../thread/thread";
 import { agUiToCarbonStages } from "../../operators/agUiToCarbon";
 import { concatMapInFrames, FRAME_BUDGET_MS } from "../../operators/delivery/concatMapInFrames";
-import { pipeFused } from "../../operators/fusion";
+import { createOperator, pipeFused } from "../../operators/fusion";
 import { splitRuns, type StreamRun } from "../../operators/runs/splitRuns";
 import { joinConsecutiveDeltas } from "../../internal/joinedDeltas";
 import { renderCostMeter } from "../../internal/renderCost";
@@ -100,19 +100,19 @@ export function deliverRun(turn: Turn, request: RunRequest, delivery: RunDeliver
       ...(request.origin && { origin: request.origin }),
     });
     const renderCost = renderCostMeter(options.scheduler);
+    /** Whether the run's final response went out: Carbon shows it. */
+    let responded = false;
     const deliver = (chunk: CarbonStreamChunk): Observable<Delivered> =>
       defer(() => {
         renderCost.handedOver();
+        responded ||= "final_response" in chunk;
         return Promise.resolve(turn.instance.messaging.addMessageChunk(chunk));
       }).pipe(
         ignoreElements(),
         catchError((refusal: unknown) => of({ kind: "refused" as const, refusal })),
       );
     const parts = { renderCost: renderCost.cost$, describeError, ...(request.requestId !== undefined && { requestId: request.requestId }) };
-    /** Whether the run's final response went out: Carbon shows it. */
-    let responded = false;
     return runEvents(turn, request, live, delivery, parts).pipe(
-      tap((element) => (responded ||= isChunk(element) && "final_response" in element)),
       // Keep the error until every chunk, the final response last, has reached Carbon.
       catchError((error: unknown) => of({ kind: "failed" as const, error })),
       // A queue that fell behind joins its deltas, so it hands Carbon a few chunks per frame, never a backlog.
@@ -243,7 +243,7 @@ function runEvents(turn: Turn, { input, events, requestId, answers }: RunRequest
           mergeMap(({ first, events: run }) =>
             concat(
               first === undefined ? EMPTY : of(RUN_BEGAN),
-              pipeFused(run.pipe(tap((event) => live.record(event)), withPrelude(live.prelude)), agUiToCarbonStages(stages, turn.conversation, keptForTheTurn)) as Observable<RunElement>,
+              pipeFused(run, [recorded(live), ...agUiToCarbonStages(stages, turn.conversation, keptForTheTurn)]) as Observable<RunElement>,
             ),
           ),
           tap({ error: (error: unknown) => (broken = error instanceof AgUiProtocolError) }),
@@ -265,7 +265,24 @@ function runEvents(turn: Turn, { input, events, requestId, answers }: RunRequest
 /** What the turn reads of a run beside its chunks: its RUN_FINISHED, as `runOutcome` read it, and how it ended. */
 const keptForTheTurn = (instruction: CarbonInstruction) => instruction.kind === "run.finished" || instruction.kind === "turn.end";
 
-/** Puts `prelude` right after the first event, the run's RUN_STARTED. */
-function withPrelude(prelude: readonly BaseEvent[]): OperatorFunction<BaseEvent, BaseEvent> {
-  return (events) => (prelude.length === 0 ? events : events.pipe(mergeMap((event, index) => (index === 0 && event.type === EventType.RUN_STARTED ? [event, ...prelude] : [event]))));
+/**
+ * The run's first stage (fused with the pipeline's): each event into the
+ * thread's log as it comes, and what the log says the run shows first
+ * (`live.prelude`) right after its first event, the run's RUN_STARTED.
+ */
+function recorded(live: LiveRun): OperatorFunction<unknown, unknown> {
+  return createOperator<unknown, unknown>((out) => {
+    const { events } = live;
+    let first = true;
+    return {
+      next(event) {
+        events.add(event as BaseEvent);
+        if (!first) return out.next(event);
+        first = false;
+        live.began();
+        out.next(event);
+        if ((event as BaseEvent).type === EventType.RUN_STARTED) for (const shown of live.prelude) out.next(shown);
+      },
+    };
+  });
 }
