@@ -23,6 +23,24 @@ const reload = async (page: Page) => {
 const saved = (page: Page, text: string) =>
   page.waitForFunction(async (wanted) => JSON.stringify(await window.adapter.listThreads()).includes(wanted), text);
 
+/** Waits until the store holds thread `threadId` with every run of it ended (a save during a turn holds its run still open). */
+const savedWithRunsEnded = (page: Page, threadId: string) =>
+  page.waitForFunction(async (id) => {
+    const database = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("carbon-agui-rx");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const stored = await new Promise<{ entries?: { kind: string; ended?: string }[] } | undefined>((resolve, reject) => {
+      const request = database.transaction("conversations").objectStore("conversations").get(`snapshot:${id}`);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    database.close();
+    const runs = (stored?.entries ?? []).filter((entry) => entry.kind === "run");
+    return runs.length > 0 && runs.every((entry) => entry.ended !== "open");
+  }, threadId);
+
 /** Asks for the deletion, waits for its card to be saved, reloads: the card's Approve button, once it is back. */
 async function reloadedWithCard(page: Page, send: (text: string) => Promise<void>): Promise<Locator> {
   await send("Please delete my old files");
@@ -139,7 +157,7 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
     });
     await reload(page);
     // The chat's own line for it sits under Carbon's home screen (still open from before the reload, as Carbon keeps it per tab).
-    await page.getByRole("status").getByText(/has version 0; this library reads version 1, so it was discarded/).waitFor();
+    await page.getByRole("status").getByText(/has version 0; this library reads versions 1 and 2, so it was discarded/).waitFor();
     await page.waitForFunction(() => new URL(location.href).searchParams.get("thread") !== "from-an-old-version");
     await snapshot("persist-old-version");
     expectPage(threadOf(page)).not.toBe("from-an-old-version");
@@ -174,7 +192,9 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
       await messages(second.page).locator("strong", { hasText: "scripted AG-UI agent" }).waitFor();
       await first.send("Do you remember what we said?");
       await messages(first.page).getByText("has 3 messages so far").waitFor();
+      // The first tab saves at each change of the thread's log (the message, its run begun, its run ended): the notice comes with the first.
       await second.page.getByRole("status").getByText("This conversation changed in another tab").waitFor();
+      await savedWithRunsEnded(first.page, threadOf(first.page)!);
       await second.snapshot("persist-second-tab");
       await reload(second.page);
       await messages(second.page).getByText("has 3 messages so far").waitFor();
