@@ -107,3 +107,24 @@ export async function openChatPage(page: Page, url: string): Promise<ChatPage> {
     },
   };
 }
+
+/**
+ * Until the demo's store (IndexedDB) holds the thread the page's URL names with every run of it ended: the adapter saves
+ * at each change of the thread's log, so a save during a turn holds its run still open, and a reload then would rejoin it.
+ */
+export const savedWithRunsEnded = (page: Page, threadId = new URL(page.url()).searchParams.get("thread")) =>
+  page.waitForFunction(async (id) => {
+    const database = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("carbon-agui-rx");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const stored = await new Promise<{ entries?: { kind: string; ended?: string }[] } | undefined>((resolve, reject) => {
+      const request = database.transaction("conversations").objectStore("conversations").get(`snapshot:${id}`);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    database.close();
+    const runs = (stored?.entries ?? []).filter((entry) => entry.kind === "run");
+    return runs.length > 0 && runs.every((entry) => entry.ended !== "open");
+  }, threadId);

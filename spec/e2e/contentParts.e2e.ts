@@ -14,7 +14,7 @@ it("sends a message in parts through Carbon's own send: shown as it reads, the p
     { type: "image", source: { type: "data", value: "iVBORw0KGgo=", mimeType: "image/png" } },
   ];
   await page.evaluate((content) => (window as unknown as { adapter: { sendContent(c: unknown, i: unknown): Promise<void> }; chatInstance: unknown }).adapter.sendContent(content, (window as unknown as { chatInstance: unknown }).chatInstance), parts);
-  await page.getByText("Attached image (image/png)").waitFor();
+  await page.locator('[data-testid^="message-by-index"]').getByText("Attached image (image/png)").waitFor();
   const received = browsing.agent!.inputs.at(-1)!.messages.at(-1);
   expect(received).toMatchObject({ role: "user", content: parts });
   expect(await page.content()).not.toContain("iVBORw0KGgo=");

@@ -1,6 +1,6 @@
 import { expect as expectPage } from "@jest/globals";
 import type { Locator, Page } from "playwright-core";
-import { openChatPage, PAGE_OPTIONS, useBrowserDemo } from "./browser";
+import { openChatPage, PAGE_OPTIONS, savedWithRunsEnded, useBrowserDemo } from "./browser";
 
 const demo = useBrowserDemo();
 
@@ -19,33 +19,11 @@ const reload = async (page: Page) => {
   await page.reload();
   await page.getByRole("textbox").first().waitFor();
 };
-/** Until the adapter has saved what is shown: a turn's save lands a moment after its final response. */
-const saved = (page: Page, text: string) =>
-  page.waitForFunction(async (wanted) => JSON.stringify(await window.adapter.listThreads()).includes(wanted), text);
-
-/** Waits until the store holds thread `threadId` with every run of it ended (a save during a turn holds its run still open). */
-const savedWithRunsEnded = (page: Page, threadId: string) =>
-  page.waitForFunction(async (id) => {
-    const database = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open("carbon-agui-rx");
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const stored = await new Promise<{ entries?: { kind: string; ended?: string }[] } | undefined>((resolve, reject) => {
-      const request = database.transaction("conversations").objectStore("conversations").get(`snapshot:${id}`);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    database.close();
-    const runs = (stored?.entries ?? []).filter((entry) => entry.kind === "run");
-    return runs.length > 0 && runs.every((entry) => entry.ended !== "open");
-  }, threadId);
-
 /** Asks for the deletion, waits for its card to be saved, reloads: the card's Approve button, once it is back. */
 async function reloadedWithCard(page: Page, send: (text: string) => Promise<void>): Promise<Locator> {
   await send("Please delete my old files");
   await page.getByRole("button", { name: "Approve", exact: true }).waitFor();
-  await saved(page, "Please delete my old files");
+  await savedWithRunsEnded(page);
   await reload(page);
   const approve = page.getByRole("button", { name: "Approve", exact: true });
   await approve.waitFor();
@@ -60,7 +38,7 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
     await snapshot("persist-before-reload");
     const thread = threadOf(page);
     expectPage(thread).toBe(await page.evaluate(() => window.adapter.threadId));
-    await saved(page, "What's the weather in Oslo?");
+    await savedWithRunsEnded(page);
 
     await reload(page);
     await messages(page).getByText("Oslo: 4 °C, sleet").waitFor();
@@ -93,7 +71,7 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
     expectPage(resume.threadId).toBe(threadOf(page));
     expectPage(resume.resume).toEqual([expect.objectContaining({ interruptId: expect.stringMatching(/^approve-/), status: "resolved" })]);
     expectPage(await page.locator(".cagr-decision-card .cagr-card-status").textContent()).toBe("Approved.");
-    await saved(page, "Done: deleted");
+    await savedWithRunsEnded(page);
 
     // Answered, then reloaded: the card says how it was answered, and cannot be answered again.
     await reload(page);
@@ -130,8 +108,8 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
     const { page, send, snapshot } = await demo.open();
     await send("Please delete my flaky files");
     await page.getByRole("button", { name: "Approve", exact: true }).click();
-    await page.getByText(/could not go on/).waitFor();
-    await saved(page, "flaky");
+    await messages(page).getByText(/could not go on/).waitFor();
+    await savedWithRunsEnded(page);
     await reload(page);
     const approve = page.getByRole("button", { name: "Approve", exact: true });
     await approve.waitFor();
@@ -187,14 +165,14 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
       const first = await openChatPage(await context.newPage(), demo.url);
       await first.send("Hi there");
       await messages(first.page).locator("strong", { hasText: "scripted AG-UI agent" }).waitFor();
-      await saved(first.page, "Hi there");
+      await savedWithRunsEnded(first.page);
       const second = await openChatPage(await context.newPage(), first.page.url());
       await messages(second.page).locator("strong", { hasText: "scripted AG-UI agent" }).waitFor();
       await first.send("Do you remember what we said?");
       await messages(first.page).getByText("has 3 messages so far").waitFor();
       // The first tab saves at each change of the thread's log (the message, its run begun, its run ended): the notice comes with the first.
       await second.page.getByRole("status").getByText("This conversation changed in another tab").waitFor();
-      await savedWithRunsEnded(first.page, threadOf(first.page)!);
+      await savedWithRunsEnded(first.page);
       await second.snapshot("persist-second-tab");
       await reload(second.page);
       await messages(second.page).getByText("has 3 messages so far").waitFor();
@@ -208,13 +186,13 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
     await send("What's the weather in Oslo?");
     await messages(page).getByText("Oslo: 4 °C, sleet").waitFor();
     const weatherThread = threadOf(page);
-    await saved(page, "What's the weather in Oslo?");
+    await savedWithRunsEnded(page);
     await page.getByRole("button", { name: "Restart conversation" }).click();
     await page.waitForFunction((old) => new URL(location.href).searchParams.get("thread") !== old, weatherThread);
     await send("Hi there");
     await messages(page).locator("strong", { hasText: "scripted AG-UI agent" }).waitFor();
     const helloThread = threadOf(page);
-    await saved(page, "Hi there");
+    await savedWithRunsEnded(page);
 
     const list = page.locator(".threads");
     await list.getByRole("button", { name: /^What's the weather in Oslo\?/ }).click();
