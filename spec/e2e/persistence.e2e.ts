@@ -108,7 +108,8 @@ describe("conversations that survive a reload, in Chromium with Carbon 1.9.1 and
     const { page, send, snapshot } = await demo.open();
     await send("Please delete my flaky files");
     await page.getByRole("button", { name: "Approve", exact: true }).click();
-    await messages(page).getByText(/could not go on/).waitFor();
+    // The card is drawn in the slot Carbon gives it, outside the message element.
+    await page.locator(".cagr-card-status", { hasText: /could not go on/ }).waitFor();
     await savedWithRunsEnded(page);
     await reload(page);
     const approve = page.getByRole("button", { name: "Approve", exact: true });
