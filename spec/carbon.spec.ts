@@ -12,6 +12,7 @@ import {
   type CarbonTextItem,
 } from "../src/carbon";
 import type { DecisionCardsOptions } from "../src/renderers/decisionCards";
+import type { CarbonEditInstance } from "../src/carbon";
 import { createSseRunner } from "../src/runners/createSseRunner";
 
 /**
@@ -48,6 +49,7 @@ export type CarbonsResponseTypesAreOurs = Assignable<`${Carbon.MessageResponseTy
 export type StepStatusesMatch = Assignable<NonNullable<CarbonChainOfThoughtStep["status"]>, `${Carbon.ChainOfThoughtStepStatus}`>;
 export type OpenStatesMatch = Assignable<NonNullable<CarbonReasoningStep["open_state"]>, `${Carbon.ReasoningStepOpenState}`>;
 export type ChatInstanceRendersCards = Assignable<Carbon.ChatInstance, DecisionCardsOptions["instance"]>;
+export type ChatInstanceEditsQuestions = Assignable<Carbon.ChatInstance, CarbonEditInstance>;
 export type ErrorStateMatches = Assignable<`${typeof MessageErrorState.FAILED_WHILE_STREAMING}`, `${Carbon.MessageErrorState.FAILED_WHILE_STREAMING}`>;
 export type RestartReasonMatches = Assignable<(typeof CancellationReason)["CONVERSATION_RESTARTED"], `${Carbon.CancellationReason.CONVERSATION_RESTARTED}`>;
 export type StopReasonMatches = Assignable<(typeof CancellationReason)["STOP_STREAMING"], `${Carbon.CancellationReason.STOP_STREAMING}`>;

@@ -201,6 +201,16 @@ export interface CarbonVersionsInstance extends CarbonChatInstance {
   };
 }
 
+/** What editing a question uses of Carbon's instance: its chat's messages, its input (the question's text put there to change), and `send` (for `editQuestion`). */
+export interface CarbonEditInstance extends CarbonVersionsInstance, CarbonSendInstance {
+  messaging: CarbonVersionsInstance["messaging"] & {
+    insertHistory(items: any[]): Promise<void>;
+  };
+  input: {
+    updateRawValue(updater: (previous: string) => string): void;
+  };
+}
+
 /**
  * Carbon's `messaging.customLoadHistory`. The items are `CarbonHistoryItem`s
  * (see `historyItemsOf`), typed loosely so that the function fits Carbon's

@@ -191,9 +191,14 @@ export class AgUiSurfaceError extends CarbonAgUiError {
   }
 }
 
-/** `regenerate` or `switchVersion` could not be done: no answer to ask again, a card waiting, no transcript to keep versions in, no such version. */
+/** `regenerate` or `switchVersion` could not be done: no answer to ask again, a card waiting, no such version. */
 export class AgUiRegenerateError extends CarbonAgUiError {
   override readonly name = "AgUiRegenerateError";
+}
+
+/** `editQuestion` or `switchQuestion` could not be done: no such question on the thread's branch, a card waiting, a turn playing, no such version. */
+export class AgUiEditError extends CarbonAgUiError {
+  override readonly name = "AgUiEditError";
 }
 
 /** `respondToInterrupt` could not take the decision: no such interrupt, an ambiguous default, an expired interrupt approved, nowhere to stream. */

@@ -57,8 +57,11 @@ export {
 } from "./renderers/decisionCards";
 export { createAnswerVersions, type AnswerVersionsOptions } from "./renderers/createAnswerVersions";
 export { renderAnswerVersions, type RenderAnswerVersionsOptions } from "./renderers/renderAnswerVersions";
-export type { AnswerVersionsData, FeedbackOptions } from "./adapter/answerItems";
+export { createQuestionControl, type QuestionControlOptions } from "./renderers/createQuestionControl";
+export type { AnswerVersionsData, FeedbackOptions, QuestionControlData } from "./adapter/answerItems";
 export type { AnswerVersionsState } from "./adapter/answerVersions";
+export type { QuestionVersionsState } from "./adapter/questionVersions";
+export { questionsOf, type QuestionVersions } from "./thread/questions";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent, type FromAgentOptions } from "./runners/fromAgent";
@@ -74,6 +77,7 @@ export {
   AgUiInvalidEventError,
   AgUiInterruptError,
   AgUiRegenerateError,
+  AgUiEditError,
   AgUiInvalidItemError,
   AgUiSurfaceError,
   AgUiProtocolError,
@@ -144,6 +148,7 @@ export {
   type CarbonTextItem,
   type CarbonThreadInstance,
   type CarbonVersionsInstance,
+  type CarbonEditInstance,
   type CarbonSendInstance,
   type CustomLoadHistory,
   type CustomSendMessage,

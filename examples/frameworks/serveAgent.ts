@@ -41,7 +41,8 @@ interface ActiveRun {
  * - DELETE `/agent/threads/<id>`: deletes the thread;
  * - where the agent keeps branches (LangGraph's checkpoints), for an
  *   answer's versions: POST `/agent/threads/<id>/fork` with `{ requestId }`
- *   forks the thread before that question's answer and answers
+ *   forks the thread before that question's answer (with
+ *   `before: "question"`, before the question itself: an edit) and answers
  *   `{ branch }`, the branch it was on; GET `/agent/threads/<id>/head`
  *   answers `{ branch }`; POST `/agent/threads/<id>/move` with
  *   `{ branch }` moves the thread there.
@@ -141,8 +142,9 @@ export function serveAgent(agent: AgUiAgent, port = 0): Promise<RunningServer> {
     }
     const { branches } = threads;
     if (branches && sub === "/fork" && request.method === "POST") {
-      const { requestId } = JSON.parse((await bodyOf(request)) || "{}") as { requestId?: string };
-      return answer(response, 200, { branch: await branches.forkBefore(threadId, String(requestId)) });
+      const { requestId, before } = JSON.parse((await bodyOf(request)) || "{}") as { requestId?: string; before?: string };
+      const fork = before === "question" ? branches.forkBeforeQuestion : branches.forkBefore;
+      return answer(response, 200, { branch: await fork(threadId, String(requestId)) });
     }
     if (branches && sub === "/move" && request.method === "POST") {
       const { branch } = JSON.parse((await bodyOf(request)) || "{}") as { branch?: string };

@@ -83,8 +83,10 @@ export function demoAdapter(notify: (text: string) => void = () => undefined, ex
     tools: [SCHEDULE_MEETING],
     // The tokens a run reports, as a quiet line under its answer (the supervisor's "Why are there tides?" reports some).
     showUsage: true,
-    // The versions bar under the latest answer (Regenerate, "‹ 2 / 2 ›"), and Carbon's thumbs on each answer.
+    // The versions bar under the latest answer (Regenerate, "‹ 2 / 2 ›"), the Edit control under each question, and
+    // Carbon's thumbs on each answer.
     answerVersions: true,
+    editQuestions: true,
     feedback: { categories: { negative: ["Inaccurate", "Incomplete", "Off topic"] } },
     onFeedback: (feedback) => console.info(`carbon-agui-rx demo: ${feedback.isPositive ? "👍" : "👎"} on run ${feedback.runId ?? "?"}`),
     ...(threadId && { threadId }),

@@ -75,6 +75,12 @@ export function httpThreads(options: { url: string; fetch?: typeof fetch }): Age
     });
   };
 
+  /** Forks thread `threadId` where `body` says (before a question's answer, or before the question): the branch left. */
+  const fork = async (threadId: string, body: { requestId: string; before?: "question" }): Promise<string> => {
+    const response = await request("branch", threadId, `${threadUrl(threadId)}/fork`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return branchOf(threadId, await json<{ branch?: unknown }>("branch", threadId, response));
+  };
+
   return {
     async load(threadId) {
       let response: Response;
@@ -108,10 +114,8 @@ export function httpThreads(options: { url: string; fetch?: typeof fetch }): Age
       await response.body?.cancel().catch(() => undefined);
     },
     branches: {
-      async forkBefore(threadId, requestId) {
-        const response = await request("branch", threadId, `${threadUrl(threadId)}/fork`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ requestId }) });
-        return branchOf(threadId, await json<{ branch?: unknown }>("branch", threadId, response));
-      },
+      forkBefore: (threadId, requestId) => fork(threadId, { requestId }),
+      forkBeforeQuestion: (threadId, requestId) => fork(threadId, { requestId, before: "question" }),
       async head(threadId) {
         return branchOf(threadId, await json<{ branch?: unknown }>("branch", threadId, await request("branch", threadId, `${threadUrl(threadId)}/head`)));
       },

@@ -3,7 +3,7 @@
  * through carbon-agui-rx. No React code of our own; Carbon mounts its own.
  */
 import "@carbon/ai-chat/dist/es/web-components/cds-aichat-custom-element/index.js";
-import { renderAnswerVersions, renderDecisionCards, type CarbonEventBus, type CarbonThreadInstance, type CarbonVersionsInstance } from "carbon-agui-rx";
+import { renderAnswerVersions, renderDecisionCards, type CarbonEditInstance, type CarbonEventBus, type CarbonThreadInstance } from "carbon-agui-rx";
 import { renderA2uiSurfaces } from "carbon-agui-rx/a2ui";
 import "./a2uiComponents";
 import { demoAdapter } from "./demoAdapter";
@@ -68,13 +68,14 @@ function showMessages() {
 }
 chat.openChatByDefault = true;
 chat.launcher = { isOn: false };
-chat.onBeforeRender = (instance: CarbonEventBus & CarbonThreadInstance & CarbonVersionsInstance) => {
+chat.onBeforeRender = (instance: CarbonEventBus & CarbonThreadInstance & CarbonEditInstance) => {
   window.chatInstance = instance;
   // The adapter follows Carbon's stop button and restart by itself (through this instance's event bus).
   renderDecisionCards({ instance, host: chat, adapter });
   // A2UI surfaces the agent paints (npm run demo:a2ui), drawn with Carbon's components; their buttons answer the agent.
   renderA2uiSurfaces({ instance, host: chat, adapter });
-  // The versions bar under the latest answer: ask again, and go back and forth between the answers.
+  // The versions bar under the latest answer (ask again, go back and forth between the answers), and the control under
+  // each question (edit it, go back and forth between its versions).
   renderAnswerVersions({ instance, host: chat, adapter });
 };
 document.body.append(chat);

@@ -1,13 +1,23 @@
 /**
  * The demo page in React: Carbon AI Chat's `ChatContainer`, driven by the same
- * adapter, with the decision and clarification cards and A2UI surfaces rendered through
+ * adapter, with the decision and clarification cards, A2UI surfaces, the versions bar and the question control rendered through
  * `renderUserDefinedResponse` — the library builds their DOM, React
  * only mounts it.
  */
 import { ChatContainer, type ChatInstance } from "@carbon/ai-chat";
 import { useEffect, useRef } from "react";
 import { createRoot } from "react-dom/client";
-import { createAnswerVersions, createClarificationCard, createDecisionCard, type A2uiSurfaceData, type AnswerVersionsData, type ClarificationData, type InterruptDecisionData } from "carbon-agui-rx";
+import {
+  createAnswerVersions,
+  createClarificationCard,
+  createDecisionCard,
+  createQuestionControl,
+  type A2uiSurfaceData,
+  type AnswerVersionsData,
+  type ClarificationData,
+  type InterruptDecisionData,
+  type QuestionControlData,
+} from "carbon-agui-rx";
 import { createA2uiSurface } from "carbon-agui-rx/a2ui";
 import "./a2uiComponents";
 import { demoAdapter } from "./demoAdapter";
@@ -15,7 +25,7 @@ import { demoAdapter } from "./demoAdapter";
 const adapter = demoAdapter();
 window.adapter = adapter;
 
-type HostDrawn = InterruptDecisionData | ClarificationData | A2uiSurfaceData | AnswerVersionsData;
+type HostDrawn = InterruptDecisionData | ClarificationData | A2uiSurfaceData | AnswerVersionsData | QuestionControlData;
 
 /** Mounts one of the library's cards, or an A2UI surface, and lets go of it when React unmounts it. */
 function Card({ data, instance }: { data: HostDrawn; instance: ChatInstance }) {
@@ -28,7 +38,9 @@ function Card({ data, instance }: { data: HostDrawn; instance: ChatInstance }) {
           ? createA2uiSurface(document, data, { instance, adapter })
           : data.kind === "versions"
             ? createAnswerVersions(document, data, { instance, adapter })
-            : createClarificationCard(document, data);
+            : data.kind === "question"
+              ? createQuestionControl(document, data, { instance, adapter })
+              : createClarificationCard(document, data);
     host.current?.append(card.element);
     return card.dispose;
   }, [data, instance]);
@@ -43,7 +55,7 @@ function App() {
       openChatByDefault
       renderUserDefinedResponse={(state, instance) => {
         const data = state.messageItem?.user_defined as HostDrawn | undefined;
-        return data && ["interrupt", "clarification", "a2ui", "versions"].includes(data.kind) ? <Card data={data} instance={instance} /> : null;
+        return data && ["interrupt", "clarification", "a2ui", "versions", "question"].includes(data.kind) ? <Card data={data} instance={instance} /> : null;
       }}
     />
   );

@@ -108,6 +108,20 @@ describe("the adapter as a whole, in virtual time", () => {
     expect(await run.savedLog()).toEqual(["act message", "run finished", "run finished", "act switch"]);
   });
 
+  it("an edit and a branch switch: the edited question a sibling in the log, its answer where the old one was; switching back moves the branch", async () => {
+    const run = wholeAdapter(["s-Ma-b-e-f|", "s-Oy-o-f|"], EVENTS, { editQuestions: true });
+    run.intents("m------------e", { m: (adapter) => say("Weather?")(adapter, run.carbon), e: (adapter) => adapter.editQuestion("u-Weather?", "Weather in Oslo?", run.carbon) });
+    await run.settle(30);
+    run.expectChunks("---p-p-c-f------p-c-f");
+    expect(run.carbon.transcript()).toBe("You: Weather in Oslo?\nAssistant: Cold, 2 °C.");
+    expect(run.history()).toEqual(["user: Weather in Oslo?", "assistant: Cold, 2 °C."]);
+    const [edited] = await firstValueFrom(run.adapter.questionVersions$);
+    await run.adapter.switchQuestion(0, edited!.requestId, run.carbon);
+    expect(run.history()).toEqual(["user: Weather?", "assistant: Mild, 9 °C."]);
+    expect(await firstValueFrom(run.adapter.questionVersions$)).toMatchObject([{ requestId: "u-Weather?", index: 0, count: 2 }]);
+    expect(await run.savedLog()).toEqual(["act message", "run finished", "act message", "run finished", "act switch"]);
+  });
+
   it("a late card: an approval the tool server reports after the run's end is a card in a response of its own, its call in the history and the log", async () => {
     let approvalAt: (() => void) | undefined;
     const toolClient: ToolServerApprovals = {

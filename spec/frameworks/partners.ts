@@ -33,7 +33,8 @@ export async function startPartner(framework: Framework, transport: Transport, s
 
 /** A person chatting through Carbon (a recording stand-in) with the adapter. */
 export class Chat {
-  readonly carbon = new CarbonRecorder();
+  /** Carbon, its send (an edited question) handed to the adapter as Carbon's customSendMessage. */
+  readonly carbon = new CarbonRecorder((request, options, instance) => this.adapter.sendMessage(request, options, instance));
   readonly adapter: CarbonAgUiAdapter;
   private sent = 0;
   /** The error of the latest turn, as the adapter reported it to onError (the chat showed it, so the send resolved). */
@@ -51,9 +52,9 @@ export class Chat {
 
   /** Sends a message; resolves with the turn's error (shown in the chat, or the rejection), or undefined when it went well. */
   say(text: string, signal = new AbortController().signal): Promise<unknown> {
-    this.carbon.userSays(text);
     this.reported = undefined;
     const request = { id: `u${++this.sent}`, input: { text }, history: {} };
+    this.carbon.userSays(text, request.id);
     return this.adapter.sendMessage(request, { signal }, this.carbon).then(
       () => this.reported,
       (error: unknown) => error,

@@ -1,4 +1,4 @@
-import { CHEVRON_LEFT_16, CHEVRON_RIGHT_16, RENEW_16, type CarbonIcon } from "../../src/renderers/icons";
+import { CHEVRON_LEFT_16, CHEVRON_RIGHT_16, CLOSE_16, EDIT_16, RENEW_16, type CarbonIcon } from "../../src/renderers/icons";
 
 /** The icon as `@carbon/icons` (installed with Carbon AI Chat) ships it. */
 function carbonIcon(name: string): CarbonIcon {
@@ -13,6 +13,8 @@ describe("the Carbon icons the renderers draw", () => {
     ["renew", RENEW_16],
     ["chevron--left", CHEVRON_LEFT_16],
     ["chevron--right", CHEVRON_RIGHT_16],
+    ["edit", EDIT_16],
+    ["close", CLOSE_16],
   ])("%s is @carbon/icons' own", (name, icon) => {
     expect(icon).toEqual(carbonIcon(name));
   });

@@ -23,7 +23,8 @@ export function onVirtualClock(runs: string[], EVENTS: Record<string, BaseEvent>
     },
     ...extra,
   });
-  const carbon = new CarbonRecorder();
+  // Carbon's send (an edited question) hands the message to the adapter, as Carbon's customSendMessage.
+  const carbon = new CarbonRecorder(adapter.sendMessage);
   /** Moves the clock to `frame`, playing everything due by then, promises included. */
   async function advanceTo(frame: number): Promise<void> {
     const time = frame * FRAME;

@@ -1,6 +1,6 @@
 import { EMPTY, skip, Subscription, type Observable } from "rxjs";
 import type { ContentPart } from "@ag-ui/core";
-import { CancellationReason, type CarbonChatInstance, type CarbonSendInstance, type CarbonVersionsInstance, type CustomSendMessage } from "../carbon";
+import { CancellationReason, type CarbonChatInstance, type CarbonEditInstance, type CarbonSendInstance, type CustomSendMessage } from "../carbon";
 import { describeContent } from "../contentParts";
 import { AgUiInterruptError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
 import { isClientToolInterrupt, type InterruptDecision } from "../hitl";
@@ -9,7 +9,8 @@ import type { A2uiUserAction } from "../operators/map/a2uiSurfaces";
 import type { Thread } from "../thread/thread";
 import type { ApprovalRuns, ApprovalRunStep } from "./approvals/approvalRuns";
 import { followDecisionsElsewhere } from "./approvals/decidedElsewhere";
-import { regenerateRefusal, switchVersion, versionsState$, type AnswerVersionsState, type ServerBranches } from "./answerVersions";
+import type { ServerBranches } from "./answerVersions";
+import { Branches } from "./branches";
 import { CarbonEvents } from "./carbonEvents";
 import { ContentOutbox } from "./contentOutbox";
 import { ConversationThreads } from "./conversationThreads";
@@ -21,7 +22,7 @@ import { SurfaceActions } from "./surfaceActions";
 import { Delivery } from "./turns/delivery";
 import { ErrorPolicy } from "./turns/errorPolicy";
 import { messageTurn } from "./turns/message";
-import { regenerateTurn } from "./turns/regenerate";
+import { editTurn } from "./turns/edit";
 import { rejoinTurn } from "./turns/rejoin";
 import { decideCard, resumeTurn } from "./turns/resume";
 import { surfaceActionTurn } from "./turns/surfaceAction";
@@ -48,6 +49,7 @@ export class CarbonAgUiAdapter extends ConversationThreads {
   private readonly errors: ErrorPolicy;
   private readonly turns: Turns;
   private readonly delivery: Delivery;
+  protected readonly branches: Branches;
   protected readonly kept: KeptThreads;
   protected readonly carbonEvents: CarbonEvents;
   protected readonly keptOnServer: boolean;
@@ -68,6 +70,8 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     this.errors = new ErrorPolicy(resolved.describe, resolved.onError, resolved.rejectOnError);
     this.turns = new Turns({ errors: this.errors, current: () => this.thread, restarted: (thread) => thread === this.thread && this.reset() });
     this.delivery = new Delivery(resolved, this.errors.describeError, this.turns);
+    const follow = (instance: CarbonChatInstance) => this.carbonEvents.follow((this.lastInstance = instance));
+    this.branches = new Branches({ turns: this.turns, delivery: this.delivery, threads: this.threads, current: () => this.thread, server: () => this.serverBranches(), follow, disposed: () => this.disposed });
     this.kept = new KeptThreads(options.persistence, resolved.threads, { current: () => this.thread, threadOf: (log, replayed) => this.makeThread(undefined, undefined, { log, replayed }), busy: () => this.turns.busy, stopAll: () => this.turns.endAll(CancellationReason.STOP_STREAMING) }, resolved);
     this.kept.keep(this.thread);
     const { onStateChange, toolClient } = resolved;
@@ -127,7 +131,8 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     // The person goes on: the streams of earlier turns start no further run.
     this.delivery.closeStreams();
     const message = { id: request.id ?? randomId(), content: this.outbox.take(request.id) ?? request.input.text ?? "" };
-    return this.turns.play(messageTurn(message, request.id, instance, signal, this.delivery));
+    const edited = this.branches.takeEdit();
+    return this.turns.play(edited ? editTurn(message, edited, instance as CarbonEditInstance, signal, this.serverBranches(), this.delivery) : messageTurn(message, request.id, instance, signal, this.delivery));
   };
 
   /**
@@ -157,33 +162,6 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     } finally {
       taken.sent();
     }
-  }
-
-  /** The versions bar of the latest answer (`answerVersions`): under which response, which version of how many, whether it may be asked again. */
-  readonly answerVersions$: Observable<AnswerVersionsState | undefined> = versionsState$(this.threads);
-
-  /**
-   * Asks the latest question again (the versions bar's Regenerate): after
-   * the turn playing now, the answer shown is set aside as a version (out of
-   * the history and the chat, a branch of the thread's log), and the agent
-   * answers anew on the same thread (`parentRunId`: the run before the
-   * question). Rejects with `AgUiRegenerateError`, asked now or when its
-   * time comes, when there is no answer to ask again and while a card waits.
-   */
-  async regenerate(instance: CarbonVersionsInstance, options: RespondOptions = {}): Promise<void> {
-    if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it asks nothing again");
-    const refusal = this.turns.busy ? undefined : regenerateRefusal(this.thread);
-    if (refusal) throw refusal;
-    this.carbonEvents.follow((this.lastInstance = instance));
-    this.delivery.closeStreams();
-    await this.turns.play(regenerateTurn(instance, options.signal, this.serverBranches(), this.delivery));
-  }
-
-  /** Shows version `index` (from 0) of the latest answer in its place, the one the next run builds on. Rejects with `AgUiRegenerateError` for no such version, and while a card waits. */
-  async switchVersion(index: number, instance: CarbonVersionsInstance): Promise<void> {
-    if (this.disposed) throw new CarbonAgUiError("This adapter was disposed: it switches nothing");
-    await this.turns.idle();
-    await switchVersion(this.thread, index, instance, this.serverBranches());
   }
 
   /**

@@ -152,6 +152,15 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
    */
   answerVersions?: boolean;
   /**
+   * Lets the person edit a question they sent, as a branch of the thread
+   * (`editQuestion`, `switchQuestion`): each answer's final response then
+   * starts with a `user_defined` item `{ kind: "question", responseId }`,
+   * which `renderAnswerVersions` (web component) or `createQuestionControl`
+   * (React) draws as an Edit button and "‹ 1 / 2 ›" with the first response
+   * under each question. Default `false`.
+   */
+  editQuestions?: boolean;
+  /**
    * Carbon's thumbs up and down on each answer (`true`, or Carbon's feedback
    * options: categories, prompt, disclaimer…). What the person gives is kept
    * in the thread's log (saved with `persistence`), restored with the
@@ -231,7 +240,7 @@ export function resolveOptions(options: CarbonAgUiAdapterOptions): ResolvedOptio
   const threads = options.threads === false ? undefined : (options.threads ?? run.threads);
   // Versions are branches of the thread's log, which the adapter keeps with or without storage.
   const answerVersions = options.answerVersions === true;
-  const finishAnswer = answerItems(options.feedback, answerVersions);
+  const finishAnswer = answerItems(options.feedback, answerVersions, options.editQuestions === true);
   const pipeline = ({ stop, requestId, renderCost, describeError: describe }: RunPipelineParts): AgUiToCarbonOptions => ({
     ...passedOn,
     stop,

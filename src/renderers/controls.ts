@@ -1,3 +1,5 @@
+import { iconElement, type CarbonIcon } from "./icons";
+
 /** An element of `tag` with `className` (none when empty) and, when given, `text`. */
 export function create(document: Document, tag: string, className: string, text?: string): HTMLElement {
   const element = document.createElement(tag);
@@ -20,4 +22,21 @@ export function button(document: Document, label: string, name: string, kind: st
   element.setAttribute("kind", kind);
   element.dataset.kind = kind;
   return element;
+}
+
+/** Carbon's small ghost icon button (`cds-icon-button`, its label the tooltip and aria-label), else a native button with the icon and the label. */
+export function iconButton(document: Document, icon: CarbonIcon, label: string, className: string): HTMLElement & { disabled: boolean } {
+  const button = control(document, "cds-icon-button", "button", className) as HTMLElement & { disabled: boolean };
+  button.append(iconElement(document, icon, button.localName === "button" ? undefined : "icon"));
+  if (button.localName === "button") {
+    button.setAttribute("type", "button");
+    button.setAttribute("aria-label", label);
+    button.title = label;
+  } else {
+    for (const [name, value] of Object.entries({ kind: "ghost", size: "sm", align: "top" })) button.setAttribute(name, value);
+    const tip = create(document, "span", "", label);
+    tip.slot = "tooltip-content";
+    button.append(tip);
+  }
+  return button;
 }

@@ -2,11 +2,11 @@ import type { CarbonAgUiAdapter } from "../adapter";
 import type { AnswerVersionsData } from "../adapter/answerItems";
 import type { AnswerVersionsState } from "../adapter/answerVersions";
 import type { CarbonVersionsInstance } from "../carbon";
-import { asCarbonAgUiError } from "../errors";
-import { control, create } from "./controls";
-import { CHEVRON_LEFT_16, CHEVRON_RIGHT_16, iconElement, RENEW_16, type CarbonIcon } from "./icons";
+import { create, iconButton } from "./controls";
+import { RENEW_16 } from "./icons";
 import type { RenderedCard } from "./renderedCard";
 import { useCardStyles } from "./useCardStyles";
+import { oneAtATime, versionPicker } from "./versionPicker";
 
 export interface AnswerVersionsOptions {
   /** The Carbon instance: the new answer streams into it, versions are switched in it. */
@@ -28,39 +28,19 @@ export function createAnswerVersions(document: Document, data: AnswerVersionsDat
   useCardStyles(document);
   const element = create(document, "div", "cagr-versions");
   element.hidden = true;
-  const previous = iconButton(document, CHEVRON_LEFT_16, "Previous version");
-  const position = create(document, "span", "cagr-versions-position");
-  const next = iconButton(document, CHEVRON_RIGHT_16, "Next version");
-  const regenerate = iconButton(document, RENEW_16, "Regenerate");
-  element.append(previous, position, next, regenerate);
-
   let state: AnswerVersionsState | undefined;
-  let working = false;
   const paint = () => {
     element.hidden = state?.responseId !== data.responseId;
     if (!state || element.hidden) return;
-    const several = state.count > 1;
-    previous.hidden = next.hidden = position.hidden = !several;
-    position.textContent = `${state.index + 1} / ${state.count}`;
+    picker.paint(state.index, state.count, !actions.working());
     regenerate.hidden = !state.canRegenerate;
-    previous.disabled = working || state.index === 0;
-    next.disabled = working || state.index === state.count - 1;
-    regenerate.disabled = working;
+    regenerate.disabled = actions.working();
   };
-  const act = (doing: () => Promise<void>) => {
-    if (working) return;
-    working = true;
-    paint();
-    doing()
-      .catch((error: unknown) => adapter.warn(asCarbonAgUiError(error)))
-      .finally(() => {
-        working = false;
-        paint();
-      });
-  };
-  previous.addEventListener("click", () => state && act(() => adapter.switchVersion(state!.index - 1, instance)));
-  next.addEventListener("click", () => state && act(() => adapter.switchVersion(state!.index + 1, instance)));
-  regenerate.addEventListener("click", () => act(() => adapter.regenerate(instance)));
+  const actions = oneAtATime(paint, (warning) => adapter.warn(warning));
+  const picker = versionPicker(document, "version", (index) => actions.act(() => adapter.switchVersion(index, instance)));
+  const regenerate = iconButton(document, RENEW_16, "Regenerate", "cagr-versions-button");
+  regenerate.addEventListener("click", () => actions.act(() => adapter.regenerate(instance)));
+  element.append(...picker.elements, regenerate);
   const followed = adapter.answerVersions$.subscribe((now) => {
     state = now;
     paint();
@@ -72,21 +52,4 @@ export function createAnswerVersions(document: Document, data: AnswerVersionsDat
       element.remove();
     },
   };
-}
-
-/** Carbon's small ghost icon button (`cds-icon-button`, its label the tooltip and aria-label), else a native button with the icon and the label. */
-function iconButton(document: Document, icon: CarbonIcon, label: string): HTMLElement & { disabled: boolean } {
-  const button = control(document, "cds-icon-button", "button", "cagr-versions-button") as HTMLElement & { disabled: boolean };
-  button.append(iconElement(document, icon, button.localName === "button" ? undefined : "icon"));
-  if (button.localName === "button") {
-    button.setAttribute("type", "button");
-    button.setAttribute("aria-label", label);
-    button.title = label;
-  } else {
-    for (const [name, value] of Object.entries({ kind: "ghost", size: "sm", align: "top" })) button.setAttribute(name, value);
-    const tip = create(document, "span", "", label);
-    tip.slot = "tooltip-content";
-    button.append(tip);
-  }
-  return button;
 }

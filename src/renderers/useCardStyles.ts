@@ -33,10 +33,12 @@ const CARD_CSS = `
 .cagr-card .cagr-card-problem { color: var(--cds-text-error, #da1e28); }
 .cagr-card .cagr-card-note { color: var(--cds-text-secondary, #525252); }
 .cagr-card p.cagr-card-status { color: var(--cds-text-secondary, #525252); }
-.cagr-versions { display: flex; align-items: center; gap: 0.25rem; margin: 0.25rem 0; color: var(--cds-text-secondary, #525252); font-family: var(--cds-body-01-font-family, "IBM Plex Sans", system-ui, sans-serif); font-size: 0.75rem; line-height: 1rem; }
-.cagr-versions[hidden], .cagr-versions [hidden] { display: none !important; }
-.cagr-versions .cagr-versions-position { min-width: 2.5rem; text-align: center; font-variant-numeric: tabular-nums; }
-.cagr-versions button.cagr-versions-button { display: inline-flex; align-items: center; justify-content: center; width: 2rem; height: 2rem; padding: 0; border: 0; background: transparent; color: var(--cds-icon-primary, #161616); cursor: pointer; }
-.cagr-versions button.cagr-versions-button:hover { background: var(--cds-background-hover, rgba(141, 141, 141, 0.12)); }
-.cagr-versions button.cagr-versions-button:disabled { color: var(--cds-icon-disabled, rgba(22, 22, 22, 0.25)); cursor: not-allowed; background: transparent; }
+:is(.cagr-versions, .cagr-question) { display: flex; align-items: center; gap: 0.25rem; margin: 0.25rem 0; color: var(--cds-text-secondary, #525252); font-family: var(--cds-body-01-font-family, "IBM Plex Sans", system-ui, sans-serif); font-size: 0.75rem; line-height: 1rem; }
+:is(.cagr-versions, .cagr-question)[hidden], :is(.cagr-versions, .cagr-question) [hidden] { display: none !important; }
+:is(.cagr-versions, .cagr-question) .cagr-versions-position { min-width: 2.5rem; text-align: center; font-variant-numeric: tabular-nums; }
+:is(.cagr-versions, .cagr-question) button.cagr-versions-button { display: inline-flex; align-items: center; justify-content: center; width: 2rem; height: 2rem; padding: 0; border: 0; background: transparent; color: var(--cds-icon-primary, #161616); cursor: pointer; }
+:is(.cagr-versions, .cagr-question) button.cagr-versions-button:hover { background: var(--cds-background-hover, rgba(141, 141, 141, 0.12)); }
+:is(.cagr-versions, .cagr-question) button.cagr-versions-button:disabled { color: var(--cds-icon-disabled, rgba(22, 22, 22, 0.25)); cursor: not-allowed; background: transparent; }
+.cagr-question { justify-content: flex-end; }
+.cagr-question .cagr-question-note { margin-right: 0.25rem; }
 `;

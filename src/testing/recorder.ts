@@ -1,4 +1,4 @@
-import type { CarbonChatInstance, CarbonItem, CarbonMessageOptions, CarbonStreamChunk } from "carbon-agui-rx";
+import type { CarbonChatInstance, CarbonHistoryItem, CarbonItem, CarbonMessageOptions, CarbonMessageRequest, CarbonStreamChunk, CustomSendMessage } from "carbon-agui-rx";
 
 interface BusHandler {
   type: string;
@@ -13,7 +13,7 @@ interface RecordedMessage {
   final?: { generic: CarbonItem[]; errorState?: number };
 }
 
-type TranscriptLine = { from: "user"; text: string } | { from: "assistant"; message: RecordedMessage };
+type TranscriptLine = { from: "user"; text: string; id?: string } | { from: "assistant"; message: RecordedMessage };
 
 /**
  * A stand-in for Carbon AI Chat's `ChatInstance` for tests: it records every
@@ -22,8 +22,11 @@ type TranscriptLine = { from: "user"; text: string } | { from: "assistant"; mess
  * throws where Carbon's reducer would (an item's first partial chunk without
  * `response_type`), and reports responses Carbon would still be waiting on.
  *
- * It removes and adds whole messages as Carbon's `removeMessages` and
- * `addMessage` do (an answer's versions switched).
+ * It removes and adds whole messages as Carbon's `removeMessages`,
+ * `addMessage` and `insertHistory` do (versions switched, a question
+ * edited). It has Carbon's input (`input.updateRawValue`, read back as
+ * `inputValue`), and `send` as Carbon's: the person's message shown, then
+ * handed to the `customSendMessage` it was made with.
  *
  * It has Carbon's event bus (`on` / `off`), so `pressStop()` and `restart()`
  * reach what follows it as Carbon's stop button and restart do: a restart
@@ -36,6 +39,11 @@ export class CarbonRecorder implements CarbonChatInstance {
   /** Responses begun before a restart: Carbon drops their chunks. */
   private readonly beforeRestart = new Set<string>();
   private handlers: BusHandler[] = [];
+  private typed = "";
+  /** The requests `send` handed on and not yet settled: Carbon's stop button aborts them. */
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(private readonly customSendMessage?: CustomSendMessage) {}
 
   /** The handlers registered on the event bus. */
   get listeners(): readonly BusHandler[] {
@@ -50,14 +58,46 @@ export class CarbonRecorder implements CarbonChatInstance {
     /** Removes these messages from the chat, as Carbon's `removeMessages` does. */
     removeMessages: async (messageIds: string[]): Promise<void> => {
       const removed = new Set(messageIds);
-      this.lines = this.lines.filter((line) => line.from === "user" || !removed.has(line.message.responseId));
+      this.lines = this.lines.filter((line) => !removed.has(line.from === "user" ? (line.id ?? "") : line.message.responseId));
       for (const id of messageIds) this.byResponse.delete(id);
+    },
+    /** Adds restored messages at the end of the chat, as Carbon's `insertHistory` does. */
+    insertHistory: async (items: CarbonHistoryItem[]): Promise<void> => {
+      for (const { message } of items) {
+        if ("input" in message) this.userSays(message.input.text, message.id);
+        else this.apply({ final_response: message } as CarbonStreamChunk);
+      }
     },
     /** Adds a whole response at the end of the chat, as Carbon's `addMessage` does. */
     addMessage: async (message: { id: string; output: { generic: CarbonItem[] }; message_options?: CarbonMessageOptions }): Promise<void> => {
       this.apply({ final_response: message } as CarbonStreamChunk);
     },
   };
+
+  readonly input = {
+    /** Sets what Carbon's input holds, as Carbon's `input.updateRawValue` does. */
+    updateRawValue: (updater: (previous: string) => string): void => {
+      this.typed = updater(this.typed);
+    },
+  };
+
+  /** What Carbon's input holds. */
+  get inputValue(): string {
+    return this.typed;
+  }
+
+  /** Sends `message` as Carbon's `send` does: shown as the person's, then handed to `customSendMessage` (this recorder's stop button aborts it). */
+  async send(message: CarbonMessageRequest): Promise<void> {
+    if (!this.customSendMessage) throw new Error("CarbonRecorder: made without a customSendMessage, it sends nothing");
+    this.userSays(message.input.text ?? "", message.id);
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    try {
+      await this.customSendMessage(message, { signal: controller.signal }, this);
+    } finally {
+      this.inFlight.delete(controller);
+    }
+  }
 
   on(handlers: BusHandler | BusHandler[]): this {
     this.handlers.push(...[handlers].flat());
@@ -70,9 +110,10 @@ export class CarbonRecorder implements CarbonChatInstance {
     return this;
   }
 
-  /** Clicks Carbon's stop button: fires `stopStreaming` (Carbon then aborts the request in flight: abort its signal yourself). */
+  /** Clicks Carbon's stop button: fires `stopStreaming`, then aborts what `send` handed on (a request you handed on yourself: abort its signal yourself). */
   async pressStop(): Promise<void> {
     await this.fire("stopStreaming");
+    for (const controller of this.inFlight) controller.abort("Stop streaming");
   }
 
   /**
@@ -90,9 +131,9 @@ export class CarbonRecorder implements CarbonChatInstance {
     await this.fire("restartConversation");
   }
 
-  /** Records what the user typed, for the transcript. */
-  userSays(text: string): void {
-    this.lines.push({ from: "user", text });
+  /** Records what the user typed, for the transcript; with Carbon's id of the message, `removeMessages` can take it out. */
+  userSays(text: string, id?: string): void {
+    this.lines.push({ from: "user", text, ...(id !== undefined && { id }) });
   }
 
   /** Responses that got a partial or complete item but no final response: Carbon's queue would be stuck on them. */
@@ -159,8 +200,8 @@ function renderItem(item: CarbonItem): string {
   const card = item.user_defined as { kind?: string; message?: string; reason?: string; question?: string; subagent?: string } | undefined;
   if (card?.kind === "interrupt") return `[decision card${card.subagent === undefined ? "" : ` from ${card.subagent}`}: ${card.message ?? card.reason}]`;
   if (card?.kind === "clarification") return `[clarification: ${card.question ?? "more details needed"}]`;
-  // The versions bar has no words of its own: it is the chat's, not the answer's.
-  if (card?.kind === "versions") return "";
+  // The versions bar and the question's control have no words of their own: they are the chat's, not the answer's.
+  if (card?.kind === "versions" || card?.kind === "question") return "";
   const body = Array.isArray(item.body) ? (item.body as CarbonItem[]).map(renderItem).join(" ") : "";
   const buttons = Array.isArray(item.footer) ? (item.footer as CarbonItem[]).map((button) => `[${String(button.label)}]`).join(" ") : "";
   return `[${item.response_type}${body ? `: ${body}` : ""}${buttons ? ` ${buttons}` : ""}]`;

@@ -85,8 +85,8 @@ export class Thread {
     return entry;
   }
 
-  /** What is written next grows from `id` (an entry of the current branch: a new answer to a question), and the conversation is the branch's up to it. */
-  growFrom(id: string): void {
+  /** What is written next grows from `id` (an entry of the current branch: a new answer to a question; none: the log's start, for a first question asked anew), and the conversation is the branch's up to it. */
+  growFrom(id: string | undefined): void {
     if (id === this.log.head) return;
     this.log.moveHead(id);
     this.rebuild();

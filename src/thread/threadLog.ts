@@ -4,7 +4,7 @@ import { CompactingEvents } from "./compactEvents";
 import type { ActEntry, ImportedEntry, LogEntry, RunEnd, RunEntry, ThreadAct, ThreadLogData } from "./log";
 
 /** What changed in a log, entry by entry (never per event). */
-export type LogChange = { kind: "appended"; entry: LogEntry } | { kind: "ended"; run: RunEntry } | { kind: "moved"; head: string };
+export type LogChange = { kind: "appended"; entry: LogEntry } | { kind: "ended"; run: RunEntry } | { kind: "moved"; head: string | undefined };
 
 /** A run as it is written: its entry without its events, where they go, and whether the page left it (see `leave`). */
 type Recording = { entry: Omit<RunEntry, "events">; events: CompactingEvents; left?: boolean };
@@ -114,8 +114,8 @@ export class ThreadLog {
     return run;
   }
 
-  /** The current branch ends at `id` from now on (which must be in the log). */
-  moveHead(id: string): void {
+  /** The current branch ends at `id` from now on (which must be in the log; none: what is written next starts a branch of its own from the log's start). */
+  moveHead(id: string | undefined): void {
     if (id === this.current) return;
     this.current = id;
     this.changed.next({ kind: "moved", head: id });

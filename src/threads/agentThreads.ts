@@ -84,6 +84,13 @@ export interface ThreadBranches {
    * back to.
    */
   forkBefore(threadId: string, requestId: string, options?: ThreadCallOptions): Promise<string>;
+  /**
+   * Moves the thread back to where it does not hold the person's message
+   * `requestId` yet (before they asked it), on a new branch: the next run
+   * asks anew (an edited question). Resolves with the branch the thread
+   * was on, to come back to.
+   */
+  forkBeforeQuestion(threadId: string, requestId: string, options?: ThreadCallOptions): Promise<string>;
   /** The branch the thread is on now. */
   head(threadId: string, options?: ThreadCallOptions): Promise<string>;
   /** Moves the thread to `branch` (one `forkBefore` or `head` gave). */

@@ -17,7 +17,9 @@ interface CheckpointState {
  * head's branch back (parent by parent, at most `maxSteps` checkpoints) to
  * the newest checkpoint whose messages end with the person's message and
  * whose next step is still to run, and forks the thread there
- * (`threads.updateState` with no values at that checkpoint); `moveTo` forks
+ * (`threads.updateState` with no values at that checkpoint);
+ * `forkBeforeQuestion` forks it at the end of the run before the message
+ * (the earliest checkpoint without it, for a thread's first); `moveTo` forks
  * the thread at a branch's end, which makes it the thread's state again.
  * LangGraph refuses both while a run is going (409).
  */
@@ -59,6 +61,26 @@ export function langGraphBranches(client: LangGraphClientLike, maxSteps: number)
           state = await stateOf(threadId, parent);
         }
         throw new AgUiThreadServerError("branch", threadId, "not-found", undefined, { cause: new Error(`No checkpoint before the answer to message '${requestId}' within ${maxSteps} steps back`) });
+      }),
+    forkBeforeQuestion: (threadId, requestId) =>
+      branching(threadId, async () => {
+        const head = await stateOf(threadId);
+        /** The newest checkpoint without the question: the end of the run before it, else (its thread's first question) the earliest. */
+        let before: CheckpointState | undefined;
+        let state = head;
+        for (let step = 0; step < maxSteps; step++) {
+          const holds = (state.values?.messages ?? []).some((message) => message.id === requestId);
+          if (!holds) {
+            before = state;
+            if ((state.next?.length ?? 0) === 0) break;
+          }
+          const parent = state.parent_checkpoint?.checkpoint_id;
+          if (typeof parent !== "string") break;
+          state = await stateOf(threadId, parent);
+        }
+        if (!before) throw new AgUiThreadServerError("branch", threadId, "not-found", undefined, { cause: new Error(`No checkpoint before message '${requestId}' within ${maxSteps} steps back`) });
+        await fork(threadId, idOf(threadId, before));
+        return idOf(threadId, head);
       }),
     head: (threadId) => branching(threadId, async () => idOf(threadId, await stateOf(threadId))),
     moveTo: (threadId, branch) =>
