@@ -1,6 +1,6 @@
-import { HttpAgent } from "@ag-ui/client";
+import { AbstractAgent, HttpAgent, Middleware, type BaseEvent as ClientEvent, type RunAgentInput as ClientInput } from "@ag-ui/client";
 import type { BaseEvent, RunAgentInput } from "@ag-ui/core";
-import { Observable, type Subscriber, VirtualTimeScheduler } from "rxjs";
+import { map, Observable, of, type Subscriber, VirtualTimeScheduler } from "rxjs";
 import { type AgentServer } from "carbon-agui-rx/testing";
 import { startEncodedAgentServer } from "../support/agentServer";
 import { agUiToCarbon } from "../../src/operators/agUiToCarbon";
@@ -209,5 +209,78 @@ describe("fromAgent", () => {
       // The server still runs the stopped one: it says so, and the adapter shows that error.
       expect(types(waiting)).toEqual(["Error: HTTP 422: Thread is already running a task"]);
     });
+  });
+});
+
+/** An agent that answers with the names of the tools its run was given (what a middleware added shows). */
+class ToolNamesAgent extends AbstractAgent {
+  readonly inputs: ClientInput[] = [];
+  run(input: ClientInput) {
+    this.inputs.push(input);
+    const names = input.tools.map((tool) => tool.name).join(",") || "none";
+    return of(...([ev.runStarted(input.runId, input.threadId), ...ev.message("m1", names), ev.runFinished({ runId: input.runId, threadId: input.threadId })] as ClientEvent[]));
+  }
+}
+
+/** A middleware that adds tool `name` to the run's input and marks each text delta with `mark`. */
+class AddTool extends Middleware {
+  constructor(
+    private readonly name: string,
+    private readonly mark: string,
+  ) {
+    super();
+  }
+  run(input: ClientInput, next: AbstractAgent) {
+    const given = { ...input, tools: [...input.tools, { name: this.name, description: "", parameters: {} }] };
+    return next.run(given).pipe(map((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? { ...event, delta: `${(event as unknown as { delta: string }).delta}${this.mark}` } : event)));
+  }
+}
+
+/** An agent with a field of its own and no clone() of its own, as the A2A middleware's: AbstractAgent.clone() leaves the field out. */
+class CardsAgent extends AbstractAgent {
+  constructor(private readonly cards: string[]) {
+    super();
+  }
+  run(input: ClientInput) {
+    // As the A2A middleware's agent does, a TypeError when its setup is missing.
+    const names = this.cards.join(",");
+    return of(...([ev.runStarted(input.runId, input.threadId), ...ev.message("m1", names), ev.runFinished({ runId: input.runId, threadId: input.threadId })] as ClientEvent[]));
+  }
+}
+
+describe("fromAgent runs an agent as runAgent() does", () => {
+  const textOf = (events: BaseEvent[]) => events.flatMap((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? [(event as unknown as { delta: string }).delta] : [])).join("");
+
+  it("through its middlewares (agent.use), the first registered seeing the input first, as runAgent() folds them", async () => {
+    const agent = new ToolNamesAgent();
+    agent.use(new AddTool("a", "1"), new AddTool("b", "2"));
+    const events = await collect(fromAgent(agent)(runInput(), { signal: new AbortController().signal }));
+    // The oracle: @ag-ui/client's own runAgent on the same agent.
+    const oracle = new ToolNamesAgent();
+    oracle.use(new AddTool("a", "1"), new AddTool("b", "2"));
+    const { newMessages } = await oracle.runAgent();
+    expect(textOf(events)).toBe(newMessages[0]!.content);
+    expect(textOf(events)).toBe("a,b21");
+  });
+
+  it("with a function middleware too", async () => {
+    const agent = new ToolNamesAgent();
+    agent.use((input, next) => next.run({ ...input, tools: [{ name: "fn", description: "", parameters: {} }] }));
+    expect(textOf(await collect(fromAgent(agent)(runInput(), { signal: new AbortController().signal })))).toBe("fn");
+  });
+
+  it("on a clone that keeps the fields the agent's clone() leaves out", async () => {
+    const agent = new CardsAgent(["writer", "critic"]);
+    expect((agent.clone() as unknown as { cards?: string[] }).cards).toBeUndefined();
+    expect(textOf(await collect(fromAgent(agent)(runInput(), { signal: new AbortController().signal })))).toBe("writer,critic");
+  });
+
+  it("fails the run with the agent's error when its run() throws, never leaving it unended", async () => {
+    const agent = new (class extends AbstractAgent {
+      run(): Observable<ClientEvent> {
+        throw new TypeError("Cannot read properties of undefined (reading 'map')");
+      }
+    })();
+    await expect(collect(fromAgent(agent)(runInput(), { signal: new AbortController().signal }))).rejects.toThrow("Cannot read properties of undefined");
   });
 });

@@ -36,13 +36,50 @@ export interface FromAgentOptions {
   langGraph?: LangGraphThreadsOptions;
 }
 
+/** What a run goes through: the agent, or a middleware (`agent.use(...)`) in front of what follows it. */
+type Runs = { run(input: RunAgentInput): Subscribable<BaseEvent>; readonly messages?: unknown; readonly state?: unknown };
+
 /** The agent as `fromAgent` drives it. */
-type DrivenAgent = {
+type DrivenAgent = Runs & {
   abortController?: AbortController;
   clone?: () => DrivenAgent;
   abortRun?: () => void;
-  run(input: RunAgentInput): Subscribable<BaseEvent>;
+  /** `@ag-ui/client`'s middlewares, in the order `use` registered them. */
+  middlewares?: { run(input: RunAgentInput, next: Runs): Subscribable<BaseEvent> }[];
 };
+
+/**
+ * An agent of its own for one run: `agent.clone()`, with what the clone
+ * left out. `AbstractAgent.clone()` copies the base fields only, so a
+ * subclass with fields of its own and no `clone()` of its own (the A2A
+ * middleware's agent cards and orchestrator) loses them; the fields the
+ * clone lacks are the agent's setup (the original is never run), and are
+ * given to it as they are.
+ */
+function runnerOf(agent: DrivenAgent): DrivenAgent {
+  if (typeof agent.clone !== "function") return agent;
+  const runner = agent.clone();
+  for (const key of Object.keys(agent)) if (!(key in runner)) (runner as Record<string, unknown>)[key] = (agent as Record<string, unknown>)[key];
+  return runner;
+}
+
+/** `input` through the agent's middlewares and then the agent, as `runAgent()` folds them (`reduceRight`): the first registered sees the input first. */
+function throughMiddlewares(agent: DrivenAgent, input: RunAgentInput): Subscribable<BaseEvent> {
+  const middlewares = Array.isArray(agent.middlewares) ? agent.middlewares : [];
+  const first = middlewares.reduceRight<Runs>(
+    (next, middleware) => ({
+      run: (given) => middleware.run(given, next),
+      get messages() {
+        return next.messages;
+      },
+      get state() {
+        return next.state;
+      },
+    }),
+    agent,
+  );
+  return first.run(input);
+}
 
 const DEFAULT_STOP_TIMEOUT_MS = 5_000;
 
@@ -55,7 +92,9 @@ const isEnd = (event: BaseEvent) => event.type === "RUN_FINISHED" || event.type 
  * agents keep per-run state on themselves (`LangGraphAgent` sends its events
  * to the subscriber of the latest run, so a run that goes on after it was let
  * go of would write into the next), and a clone keeps one run from reaching
- * another.
+ * another. A clone that left out fields of the agent's gets them (see
+ * `runnerOf`). The run goes through the agent's middlewares
+ * (`agent.use(...)`), as `runAgent()` runs it: `run()` alone skips them.
  *
  * A run let go of before its RUN_FINISHED or RUN_ERROR (unsubscribed, or
  * `signal` aborted) is stopped where the agent runs it: its `abortRun()`
@@ -97,10 +136,10 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
 
   const start = (input: RunAgentInput, { signal, scheduler = asyncScheduler, onWarning }: RunAgentOptions) =>
     new Observable<BaseEvent>((subscriber) => {
-      const runner = typeof original.clone === "function" ? original.clone() : original;
+      const runner = runnerOf(original);
       if (runner.abortController !== undefined) runner.abortController = new AbortController();
       const serverRun = serverRunStop(runner, input);
-      const events = fromObservable(runner.run(serverRun?.input ?? input));
+      const events = fromObservable(throughMiddlewares(runner, serverRun?.input ?? input));
       const controller = runner.abortController ?? new AbortController();
       let ended = false;
       let onEnded = () => undefined as void;

@@ -1,0 +1,59 @@
+/**
+ * `fromAgent` on an agent behind `@ag-ui/mcp-apps-middleware` (agent.use), with a real MCP server on loopback: the
+ * middleware runs, as `runAgent()` runs it (the agent is offered the server's UI tool, the call is made there, its
+ * result and the app's activity come before RUN_FINISHED); `@ag-ui/client`'s runAgent on the same agent is the oracle.
+ */
+import { fromAgent, type CarbonAgUiError } from "carbon-agui-rx";
+import { createA2aAgent, startA2aWriter, type A2aAgentServer } from "../../examples/frameworks/a2a";
+import { createMcpAppsAgent } from "../../examples/frameworks/mcpApps";
+import { CLOCK_APP_URI, startMcpAppServer, type McpAppServer } from "../../examples/frameworks/mcpAppServer";
+import { Chat } from "./partners";
+
+let mcp: McpAppServer;
+beforeAll(async () => {
+  mcp = await startMcpAppServer();
+});
+afterAll(() => mcp?.close());
+
+describe("an agent behind the MCP Apps middleware, through fromAgent", () => {
+  it("runs the middleware: the tool offered, called on the MCP server, its result and its app's activity in the chat and the thread", async () => {
+    const errors: CarbonAgUiError[] = [];
+    const chat = new Chat({ run: fromAgent(createMcpAppsAgent(mcp.url)), coalesce: false, onError: (error) => errors.push(error) });
+    expect(await chat.say("What time is it in Oslo?")).toBeUndefined();
+    expect(chat.carbon.transcript()).toContain("show_clock (success)");
+    const [, activity] = [...chat.adapter.activities][0]!;
+    expect(activity).toMatchObject({ activityType: "mcp-apps", content: { resourceUri: CLOCK_APP_URI, serverId: "clock", toolInput: { city: "Oslo" } } });
+    expect(errors).toEqual([]);
+
+    // The oracle: @ag-ui/client's runAgent on the same agent keeps the same call and result.
+    const oracle = createMcpAppsAgent(mcp.url);
+    oracle.setMessages([{ id: "u1", role: "user", content: "What time is it in Oslo?" }]);
+    const { newMessages } = await oracle.runAgent();
+    const shape = (messages: readonly { role: string; content?: unknown; toolCalls?: { function: { name: string; arguments: string } }[] }[]) =>
+      messages.filter((message) => message.role !== "user" && message.role !== "activity").map((message) => (message.role === "tool" ? `tool: ${String(message.content)}` : `call: ${message.toolCalls?.map((call) => `${call.function.name}(${call.function.arguments})`).join(", ")}`));
+    expect(shape(chat.adapter.messages as never)).toEqual(shape(newMessages as never));
+    expect(shape(newMessages as never)).toEqual(['call: show_clock({"city":"Oslo"})', "tool: It is 12:00 in Oslo"]);
+  }, 30_000);
+});
+
+describe("the A2A middleware's agent, through fromAgent", () => {
+  let writer: A2aAgentServer;
+  beforeAll(async () => {
+    writer = await startA2aWriter();
+  });
+  afterAll(() => writer?.close());
+
+  it("runs on a clone that keeps its agent cards: the task sent to the A2A agent, its answer, the orchestrator's words", async () => {
+    // The middleware's agent reads @ag-ui/client 1.0's resolved debug config (an object, so truthy) as "debug on".
+    const debug = jest.spyOn(console, "debug").mockImplementation(() => undefined);
+    const errors: CarbonAgUiError[] = [];
+    const chat = new Chat({ run: fromAgent(createA2aAgent([writer.url])), coalesce: false, onError: (error) => errors.push(error) });
+    expect(await chat.say("A haiku about rain")).toBeUndefined();
+    // The middleware streams two runs: the call and its A2A answer, then the orchestrator's words (a response of their own).
+    await chat.adapter.whenIdle();
+    expect(chat.carbon.transcript()).toContain("The writer sent: Draft: A haiku about rain");
+    expect(chat.carbon.transcript()).toContain("send_message_to_a2a_agent (success)");
+    expect(errors).toEqual([]);
+    expect(debug.mock.calls.map(([words]) => words)).toContain("sending message to a2a agent");
+  }, 30_000);
+});
