@@ -153,6 +153,33 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     expectPage(values.messages?.filter((message) => message.type === "ai").map((message) => message.content)).toEqual([story]);
   });
 
+  it.each([
+    ["as the message is sent, before the run's first event", 0],
+    ["after the first chunk", 1],
+    ["after the third chunk", 3],
+    ["after the seventh chunk", 7],
+  ])("never ends the server's run when the page reloads %s: the reload rejoins it and shows the whole answer once", async (_moment, chunks) => {
+    const a = await device();
+    const sent = a.page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname.endsWith("/agent"));
+    await a.send("Tell me a story");
+    await sent;
+    if (chunks > 0) {
+      gate.release(chunks);
+      await messages(a.page).getByText(STORY.slice(0, chunks).join("").trim()).waitFor();
+    }
+    const threadId = await threadInUrl(a.page);
+    await a.page.reload();
+    await a.page.getByRole("textbox").first().waitFor();
+    gate.releaseAll();
+    await messages(a.page).getByText("pressed stop.").waitFor({ timeout: 20_000 });
+    const shown = await chatText(a.page);
+    expectPage(occurrences(shown, "Once upon a time")).toBe(1);
+    expectPage(occurrences(shown, STORY.join("").trim())).toBe(1);
+    expectPage(shown).not.toContain("without answering");
+    const { values } = await langGraphClient(agent.langGraphUrl!).threads.getState<{ messages?: { type: string; content: unknown }[] }>(threadId);
+    expectPage(values.messages?.filter((message) => message.type === "ai").map((message) => message.content)).toEqual([STORY.join("")]);
+  });
+
   it("restores a run that ended before the reload: the answer once and whole, no mark, nothing to rejoin", async () => {
     gate.releaseAll();
     const a = await device();

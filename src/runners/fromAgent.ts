@@ -109,8 +109,10 @@ const isEnd = (event: BaseEvent) => event.type === "RUN_FINISHED" || event.type 
  * `AgentThreads`): `connectThreads` for an agent that implements AG-UI's
  * `connect` (CopilotKit's `ProxiedCopilotRuntimeAgent`), and
  * `langGraphThreads` for a `LangGraphAgent`, whose runs are
- * then created with `streamResumable: true` (unless `forwardedProps` says
- * otherwise), so a run a page let go of can be rejoined from its start.
+ * then created with `onDisconnect: "continue"` and `streamResumable: true`
+ * (unless `forwardedProps` says otherwise), so a page that goes away never
+ * ends the server's run, and the page that comes back rejoins it from its
+ * start. Carbon's stop button still stops it (`abortRun`).
  *
  * Agents use `abortController` two ways. `HttpAgent` holds one between runs
  * and `run()` starts its fetch with the signal of whatever the field holds,
@@ -171,9 +173,11 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
       };
     });
 
-  // A LangGraph run keeps its stream on the server, so a page that went away can rejoin it from its start.
+  // A LangGraph run goes on when its client goes away (said, not left to the server's default: `on_disconnect` may be
+  // "cancel") and
+  // keeps its stream on the server, so a page that went away can rejoin it from its start.
   const langGraph = isLangGraphAgent(agent);
-  const kept = (input: RunAgentInput): RunAgentInput => (langGraph ? { ...input, forwardedProps: { streamResumable: true, ...(input.forwardedProps as object | undefined) } } : input);
+  const kept = (input: RunAgentInput): RunAgentInput => (langGraph ? { ...input, forwardedProps: { onDisconnect: "continue", streamResumable: true, ...(input.forwardedProps as object | undefined) } } : input);
   // A run waits for the runs of its thread that were let go of and have not ended.
   const runner: ObservableRunAgent = (input, runOptions) =>
     defer(() => {
