@@ -109,22 +109,40 @@ export async function openChatPage(page: Page, url: string): Promise<ChatPage> {
 }
 
 /**
- * Until the demo's store (IndexedDB) holds the thread the page's URL names with every run of it ended: the adapter saves
- * at each change of the thread's log, so a save during a turn holds its run still open, and a reload then would rejoin it.
+ * Until the demo's store (IndexedDB) holds the thread the page's URL names as the page has it: every message the person
+ * sent there, and every run of it ended. The adapter saves at each change of the thread's log, one save after another,
+ * so the store can lag the page by a change or two (a save during a turn holds its run still open, and one a change
+ * behind lacks the latest question): a reload before then shows what the store held.
  */
 export const savedWithRunsEnded = (page: Page, threadId = new URL(page.url()).searchParams.get("thread")) =>
-  page.waitForFunction(async (id) => {
+  untilTrue(page, async (id) => {
     const database = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open("carbon-agui-rx");
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
-    const stored = await new Promise<{ entries?: { kind: string; ended?: string }[] } | undefined>((resolve, reject) => {
+    const stored = await new Promise<{ entries?: { kind: string; ended?: string; act?: { type: string; message?: { id: string } } }[] } | undefined>((resolve, reject) => {
       const request = database.transaction("conversations").objectStore("conversations").get(`snapshot:${id}`);
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
     database.close();
-    const runs = (stored?.entries ?? []).filter((entry) => entry.kind === "run");
-    return runs.length > 0 && runs.every((entry) => entry.ended !== "open");
+    const entries = stored?.entries ?? [];
+    const runs = entries.filter((entry) => entry.kind === "run");
+    const asked = new Set(entries.flatMap((entry) => (entry.act?.type === "message" && entry.act.message ? [entry.act.message.id] : [])));
+    const sent = window.adapter.messages.filter((message) => message.role === "user").map((message) => message.id);
+    return runs.length > 0 && runs.every((entry) => entry.ended !== "open") && sent.every((messageId) => asked.has(messageId));
   }, threadId);
+
+/**
+ * Until `predicate` (run in the page, asynchronous) resolves true, asked again every 50 ms, for at most `timeoutMs`.
+ * Playwright's `waitForFunction` takes a Promise for a truthy answer and returns at once: a check that awaits
+ * (IndexedDB, the adapter's `listThreads`) needs this.
+ */
+export async function untilTrue<Arg>(page: Page, predicate: (arg: Arg) => Promise<boolean>, arg?: Arg, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(predicate as never, arg))) {
+    if (Date.now() > deadline) throw new Error(`untilTrue: the page's check was not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

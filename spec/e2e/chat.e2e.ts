@@ -1,6 +1,6 @@
 import { expect as expectPage } from "@jest/globals";
 import type { Page } from "playwright-core";
-import { useBrowserDemo } from "./browser";
+import { untilTrue, useBrowserDemo } from "./browser";
 import { installProbe, readProbe } from "./probe";
 
 const demo = useBrowserDemo();
@@ -197,7 +197,7 @@ describe("the demo page in Chromium: Carbon AI Chat through carbon-agui-rx", () 
     await send("Hi there");
     await messages(page).getByText("scripted AG-UI agent").waitFor();
     // Once the turn is over (the thread is saved at its end): a clear during a turn resets through the request it cancels.
-    await page.waitForFunction(async () => (await window.adapter.listThreads()).some((thread) => thread.title === "Hi there"));
+    await untilTrue(page, async () => (await window.adapter.listThreads()).some((thread) => thread.title === "Hi there"));
     const before = await page.evaluate("window.adapter.threadId");
     await page.evaluate("window.chatInstance.messaging.clearConversation()");
     await page.waitForFunction(`window.adapter.threadId !== ${JSON.stringify(before)} && window.adapter.messages.length === 0`);

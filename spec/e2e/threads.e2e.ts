@@ -2,7 +2,7 @@ import { expect as expectPage } from "@jest/globals";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { useBrowserDemo } from "./browser";
+import { untilTrue, useBrowserDemo } from "./browser";
 
 /**
  * The demo's conversations panel (examples/web/threadsPanel.ts): what `adapter.listThreads()` gives, as rows in
@@ -15,7 +15,7 @@ const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]
 const threadOf = (page: Page) => new URL(page.url()).searchParams.get("thread");
 /** Until the adapter has saved the thread whose first question is `text` (a moment after its final response). */
 const saved = (page: Page, text: string) =>
-  page.waitForFunction(async (wanted) => (await window.adapter.listThreads()).some((thread) => thread.title === wanted), text);
+  untilTrue(page, async (wanted: string) => (await window.adapter.listThreads()).some((thread) => thread.title === wanted), text);
 
 describe("the demo's conversations panel, in Chromium with Carbon 1.9.1", () => {
   it("lists the threads in Carbon's look, marks the current one, switches to another on a click (the URL following) and deletes one", async () => {
