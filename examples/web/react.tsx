@@ -52,6 +52,9 @@ function App() {
     <ChatContainer
       messaging={{ customSendMessage: adapter.sendMessage, customLoadHistory: adapter.loadHistory, skipWelcome: true }}
       assistantName="Demo agent"
+      // Carbon's thumbs on every answer: Carbon 1.9.1 keeps them on the latest only, unless told to keep them (its web
+      // component does not take the option: the web page's thumbs follow the latest answer).
+      persistFeedback
       openChatByDefault
       renderUserDefinedResponse={(state, instance) => {
         const data = state.messageItem?.user_defined as HostDrawn | undefined;

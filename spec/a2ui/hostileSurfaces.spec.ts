@@ -51,6 +51,19 @@ describe("createA2uiSurfaceView: hostile surfaces", () => {
     expect(actions).toEqual([]);
   });
 
+  it("tells the person beside the buttons when one calls a function the catalog does not have, and the host by onWarning", () => {
+    const { warnings, byId, show, actions, view } = setUp();
+    show([
+      { id: "root", component: "Row", children: ["share"] },
+      { id: "share", component: "Button", child: "share-label", action: { functionCall: { call: "shareToSocial", args: {}, returnType: "void" } } },
+      { id: "share-label", component: "Text", text: "Share" },
+    ]);
+    byId("share")!.click();
+    expect(view.element.querySelector(".cagr-a2ui-note")?.textContent).toBe('This button does nothing here: this chat has no "shareToSocial" to run.');
+    expect(warnings).toEqual(["A2UI surface booking: button share calls shareToSocial, which the catalog does not have"]);
+    expect(actions).toEqual([]);
+  });
+
   it("draws nothing of 10,000 components, quickly, and names the limit and the count", () => {
     const { view, warnings, show } = setUp();
     const many: Component[] = [{ id: "root", component: "Column", children: Array.from({ length: 9_999 }, (_, i) => `t${i}`) }, ...Array.from({ length: 9_999 }, (_, i) => ({ id: `t${i}`, component: "Text", text: "x" }))];

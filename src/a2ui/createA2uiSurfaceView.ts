@@ -119,6 +119,13 @@ export function createA2uiSurfaceView(document: Document, options: A2uiSurfaceVi
     if (!action) return;
     const data = new DataContext(surface, node.dataPath);
     if (!("event" in action)) {
+      // A function the catalog does not have would do nothing: the person is told, beside the buttons (the host by onWarning).
+      const call = (action.functionCall as { call?: unknown } | undefined)?.call;
+      if (typeof call === "string" && !surface.catalog.functions.has(call)) {
+        status.replaceChildren(create(document, "p", "cagr-a2ui-note", `This button does nothing here: this chat has no "${oneLine(call)}" to run.`));
+        warn(`A2UI surface ${surface.id}: button ${node.componentId} calls ${oneLine(call)}, which the catalog does not have`);
+        return;
+      }
       data.resolveAction(action as never);
       return;
     }

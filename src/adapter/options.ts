@@ -162,9 +162,11 @@ export interface CarbonAgUiAdapterOptions extends PipelineOptions {
   editQuestions?: boolean;
   /**
    * Carbon's thumbs up and down on each answer (`true`, or Carbon's feedback
-   * options: categories, prompt, disclaimer…). What the person gives is kept
-   * in the thread's log (saved with `persistence`), restored with the
-   * answer, and told to `onFeedback`. Default `false`.
+   * options: categories, prompt, disclaimer…); Carbon 1.9.1 draws them under
+   * the latest answer only unless its config sets `persistFeedback` (React's
+   * `ChatContainer` takes it; the 1.9.1 web component does not). What the
+   * person gives is kept in the thread's log (saved with `persistence`),
+   * restored with the answer, and told to `onFeedback`. Default `false`.
    */
   feedback?: boolean | FeedbackOptions;
   /** Feedback given on an answer (see `feedback`). */

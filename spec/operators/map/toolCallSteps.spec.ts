@@ -51,6 +51,27 @@ describe("toolCallSteps", () => {
     });
   });
 
+  it.each([
+    ["an error object", '{"error":"MCP request failed"}', "failure"],
+    ["MCP's isError", '{"isError":true,"content":[{"type":"text","text":"boom"}]}', "failure"],
+    ["an object whose error is empty", '{"error":""}', "success"],
+    ["a result that mentions an error", "No error found", "success"],
+    ["JSON that is no object", '["error"]', "success"],
+  ])("fails the step of a result that is %s, keeping the result in the history as the agent sent it", (_what, content, status) => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----E----R----|", elements({ S: start("t1", "show_clock", "a1"), E: ev.toolEnd("t1"), R: result("t1", content) }));
+      const ended = { tool_name: "show_clock", status: "processing" as const, request: { args: {} } };
+      expectObservable(source.pipe(steps())).toBe("-(sH)-(eh)-(ri)-|", {
+        s: chain({ tool_name: "show_clock", status: "processing" }),
+        H: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "show_clock", "")] } },
+        e: chain(ended),
+        h: { kind: "history.message", message: { id: "a1", role: "assistant", toolCalls: [call("t1", "show_clock", "")] } },
+        r: chain({ ...ended, response: { content }, status: status as "failure" | "success" }),
+        i: { kind: "history.message", message: { id: "r-t1", role: "tool", toolCallId: "t1", content } },
+      });
+    });
+  });
+
   it("records each call of one assistant message under that message (the history merges them by id), steps in order", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----E---T----F---|", elements({ S: start("t1", "search", "a1"), E: ev.toolEnd("t1"), T: start("t2", "fetch", "a1"), F: ev.toolEnd("t2") }));

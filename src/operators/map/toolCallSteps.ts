@@ -7,6 +7,7 @@ import { createOperator } from "../fusion";
 import { ChainSteps, subagentStepKey, toolStepKey } from "../../internal/chainSteps";
 import { pendingApprovalOf } from "../../hitl";
 import { AWAITING_APPROVAL, closeUnanswered, failsWithoutResult, fatesAtFinish } from "../../internal/closeUnanswered";
+import { isErrorResult } from "../../internal/errorResult";
 import { SubagentTitles } from "../../internal/subagentTitles";
 import { takeFromSnapshot } from "../../internal/takeFromSnapshot";
 import { parseToolArguments } from "../../internal/toolArguments";
@@ -62,7 +63,7 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  * `request.args` (parsed JSON, or the raw string when it does not parse), and
  * `onToolCall` sees the call then, once; TOOL_CALL_RESULT sets
  * `response.content` and `status: "success"` (`"failure"` when the result
- * carries an `error`). A call joins the history as a tool call of its
+ * carries an `error`, or its content is an error object: `isErrorResult`). A call joins the history as a tool call of its
  * assistant message (the parent message, or one named after the call) when it
  * starts (arguments still empty) and again once they are complete; a result
  * joins it as a `tool` message. A START for a call that ended goes on with it
@@ -124,7 +125,9 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       const failed = typeof error === "string" && error !== "";
       const approvalId = approvals && !failed ? pendingApprovalOf(content) : undefined;
       const call = calls.answer(toolCallId, approvalId);
-      if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status: failed ? "failure" : "success" } : { ...chain.at(call.step)!, description: AWAITING_APPROVAL });
+      // An error the result holds fails the step; the history keeps the result as the agent sent it.
+      const status = failed || isErrorResult(content) ? "failure" : "success";
+      if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status } : { ...chain.at(call.step)!, description: AWAITING_APPROVAL });
       return failed;
     };
     const breakOff = () => {
