@@ -65,6 +65,7 @@ export { questionsOf, type QuestionVersions } from "./thread/questions";
 
 export { createSseRunner, type SseRunnerOptions } from "./runners/createSseRunner";
 export { fromAgent, type AgUiAgent, type FromAgentOptions } from "./runners/fromAgent";
+export { langGraphSubagents, type LangGraphSubagentsOptions, type SubagentVisibility } from "./operators/check/langGraphSubagents";
 export { fromObservable } from "./runners/fromObservable";
 export type { ObservableRunAgent, RunAgent, RunAgentOptions } from "./runners/runAgent";
 

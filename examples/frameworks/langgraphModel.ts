@@ -36,6 +36,11 @@ export class ScriptedChatModel extends BaseChatModel {
     return "scripted";
   }
 
+  /** The script picks the calls: the tools an agent binds change nothing (a provider would be told them). */
+  override bindTools(): this {
+    return this;
+  }
+
   async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     let whole: AIMessageChunk | undefined;
     for await (const { message: part } of this._streamResponseChunks(messages, options, runManager)) whole = whole ? whole.concat(part as AIMessageChunk) : (part as AIMessageChunk);

@@ -100,7 +100,7 @@ export class CarbonAgUiAdapter extends ConversationThreads {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.delivery.cutAll();
+    this.delivery.dispose();
     this.turns.endAll(CancellationReason.STOP_STREAMING);
     this.carbonEvents.unfollowAll();
     this.kept.dispose();

@@ -7,6 +7,7 @@ import { serverRunStop } from "./serverRunStop";
 import { abortReason } from "../internal/abort";
 import { isLangGraphAgent, langGraphThreads, type LangGraphAgentLike, type LangGraphThreadsOptions } from "../threads/langGraphThreads";
 import { agentConnect, connectThreads, implementsConnect } from "../threads/connectThreads";
+import { langGraphSubagents, type SubagentVisibility } from "../operators/check/langGraphSubagents";
 
 /**
  * The part of an `@ag-ui/client` `HttpAgent` (or any `AbstractAgent`, such as
@@ -34,6 +35,13 @@ export interface FromAgentOptions {
   scheduler?: SchedulerLike;
   /** The limits of reading a LangGraph server's threads, for a `LangGraphAgent` (see `langGraphThreads`). */
   langGraph?: LangGraphThreadsOptions;
+  /**
+   * How a LangGraph supervisor's workers show (`langGraphSubagents`), named as
+   * the Python bridge names it: `attributed` (default: each worker a subagent,
+   * its work its own step, the supervisor's words the answer), `hidden`, or
+   * `inline` (as `@ag-ui/langgraph` streams them).
+   */
+  subagentVisibility?: SubagentVisibility;
 }
 
 /** What a run goes through: the agent, or a middleware (`agent.use(...)`) in front of what follows it. */
@@ -136,12 +144,14 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
     });
   };
 
+  const langGraph = isLangGraphAgent(agent);
   const start = (input: RunAgentInput, { signal, scheduler = asyncScheduler, onWarning }: RunAgentOptions) =>
     new Observable<BaseEvent>((subscriber) => {
       const runner = runnerOf(original);
       if (runner.abortController !== undefined) runner.abortController = new AbortController();
       const serverRun = serverRunStop(runner, input);
-      const events = fromObservable(throughMiddlewares(runner, serverRun?.input ?? input));
+      const streamed = fromObservable(throughMiddlewares(runner, serverRun?.input ?? input));
+      const events = langGraph ? streamed.pipe(langGraphSubagents({ visibility: options.subagentVisibility ?? "attributed" })) : streamed;
       const controller = runner.abortController ?? new AbortController();
       let ended = false;
       let onEnded = () => undefined as void;
@@ -176,7 +186,6 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
   // A LangGraph run goes on when its client goes away (said, not left to the server's default: `on_disconnect` may be
   // "cancel") and
   // keeps its stream on the server, so a page that went away can rejoin it from its start.
-  const langGraph = isLangGraphAgent(agent);
   const kept = (input: RunAgentInput): RunAgentInput => (langGraph ? { ...input, forwardedProps: { onDisconnect: "continue", streamResumable: true, ...(input.forwardedProps as object | undefined) } } : input);
   // A run waits for the runs of its thread that were let go of and have not ended.
   const runner: ObservableRunAgent = (input, runOptions) =>
@@ -185,6 +194,6 @@ export function fromAgent(agent: AgUiAgent, options: FromAgentOptions = {}): Obs
       const start$ = defer(() => start(kept(input), runOptions));
       return before.length === 0 ? start$ : concat(from(Promise.all(before)).pipe(ignoreElements()), start$);
     });
-  const threads = langGraph ? langGraphThreads(agent as unknown as LangGraphAgentLike, options.langGraph) : implementsConnect(agent) ? connectThreads(agentConnect(agent)) : undefined;
+  const threads = langGraph ? langGraphThreads(agent as unknown as LangGraphAgentLike, { ...options.langGraph, subagentVisibility: options.subagentVisibility ?? "attributed" }) : implementsConnect(agent) ? connectThreads(agentConnect(agent)) : undefined;
   return threads ? Object.assign(runner, { threads }) : runner;
 }

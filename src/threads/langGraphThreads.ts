@@ -1,4 +1,5 @@
 import type { BaseEvent } from "@ag-ui/core";
+import { langGraphSubagents, type SubagentVisibility } from "../operators/check/langGraphSubagents";
 import { asyncScheduler, type Observable } from "rxjs";
 import { AgUiThreadServerError, CarbonAgUiError } from "../errors";
 import { isRecord } from "../internal/isRecord";
@@ -23,10 +24,12 @@ export interface LangGraphThreadsOptions {
   pollMs?: number;
   /** How many checkpoints a regenerate walks back from the thread's head to find where the answer began. Default 200. */
   branchSteps?: number;
+  /** How a rejoined run's workers show (`langGraphSubagents`), as its live runs' do: `fromAgent` gives its own `subagentVisibility`. Default `"attributed"`. */
+  subagentVisibility?: SubagentVisibility;
 }
 
 /** The defaults of `LangGraphThreadsOptions`, decided here once. */
-export const LANGGRAPH_THREADS_DEFAULTS = { runsLookedAt: 100, maxThreads: 1_000, pollMs: 1_000, branchSteps: 200 } as const;
+export const LANGGRAPH_THREADS_DEFAULTS = { runsLookedAt: 100, maxThreads: 1_000, pollMs: 1_000, branchSteps: 200, subagentVisibility: "attributed" } as const;
 
 /** How many threads one `threads.search` asks for (the in-memory server takes 1 to 1,000). */
 const SEARCH_PAGE = 100;
@@ -45,7 +48,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike, options: La
   const agent = langGraphAgent as unknown as RunnableLangGraphAgent;
   const { client } = agent;
   const graphId = typeof agent.graphId === "string" ? agent.graphId : undefined;
-  const { runsLookedAt, maxThreads, pollMs, branchSteps } = { ...LANGGRAPH_THREADS_DEFAULTS, ...options };
+  const { runsLookedAt, maxThreads, pollMs, branchSteps, subagentVisibility } = { ...LANGGRAPH_THREADS_DEFAULTS, ...options };
   const branches = langGraphBranches(client, branchSteps);
 
   return {
@@ -65,7 +68,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike, options: La
       // The person's message the run answers, which the thread's state holds only once the run has taken it.
       const asked = askedIn(run);
       const known = asked === undefined || thread.messages.some((message) => message.id === asked.id);
-      const running: Observable<BaseEvent> = runStream(agent, runs, threadId, run, thread.interrupts.length > 0, { scheduler, pollMs });
+      const running: Observable<BaseEvent> = runStream(agent, runs, threadId, run, thread.interrupts.length > 0, { scheduler, pollMs }).pipe(langGraphSubagents({ visibility: subagentVisibility }));
       return {
         ...thread,
         ...(!known && { messages: [...thread.messages, asked] }),

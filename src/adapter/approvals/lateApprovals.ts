@@ -54,11 +54,13 @@ export class LateApprovals {
   /** The approvals a card was made for here. */
   private readonly carded = new Set<string>();
 
+  private stopped = false;
+
   constructor(private readonly deps: LateApprovalsDeps) {}
 
-  /** Follows the tool server's run `runId`, which `turn`'s run has just finished. */
+  /** Follows the tool server's run `runId`, which `turn`'s run has just finished (none once `stop` was called). */
   follow(runId: string, turn: Turn): void {
-    if (this.followed.has(runId)) return;
+    if (this.stopped || this.followed.has(runId)) return;
     const { client, maxFollowed, onWarning } = this.deps;
     if (this.followed.size >= maxFollowed) {
       const [oldest, subscription] = this.followed.entries().next().value as [string, Subscription];
@@ -92,6 +94,12 @@ export class LateApprovals {
       )
       .subscribe({ complete: () => this.followed.delete(runId) });
     if (!subscription.closed) this.followed.set(runId, subscription);
+  }
+
+  /** Lets go of every run followed and follows none again (`dispose()`: a turn ending as it goes starts no follow). */
+  stop(): void {
+    this.stopped = true;
+    this.cutAll();
   }
 
   /** Lets go of every run followed (a reset, a thread switch, `dispose()`). */

@@ -38,9 +38,15 @@ export class Delivery implements TurnDelivery {
   /** A new run on the thread: no further run of an earlier stream starts. */
   readonly closeStreams = (): void => this.tails.close();
 
-  /** Lets go of everything followed (a reset, a thread switch, `dispose()`). */
+  /** Lets go of everything followed (a reset, a thread switch). */
   cutAll(): void {
     this.tails.cut();
     this.late?.cutAll();
+  }
+
+  /** Lets go of everything followed, for good (`dispose()`): a run that ends as the turns end follows nothing more. */
+  dispose(): void {
+    this.tails.cut();
+    this.late?.stop();
   }
 }

@@ -1,0 +1,51 @@
+/**
+ * A LangGraph supervisor with two workers (`@langchain/langgraph-supervisor`), each on a scripted chat model: the
+ * supervisor hands the question to the researcher, who searches and writes notes, then to the writer, who drafts, then
+ * answers itself. Served by examples/frameworks/langgraphServer.ts as "team" (and the swarm below as "swarm").
+ */
+import "./telemetryOff";
+import { tool } from "@langchain/core/tools";
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { createReactAgent } from "@langchain/langgraph/prebuilt";
+import { createSupervisor } from "@langchain/langgraph-supervisor";
+import { createHandoffTool, createSwarm } from "@langchain/langgraph-swarm";
+import { z } from "zod/v4";
+import { ScriptedChatModel, type ScriptedReply } from "./langgraphModel";
+
+/** Whether `messages` hold the result of a call to `name`. */
+const answered = (messages: BaseMessage[], name: string) => messages.some((message) => message instanceof ToolMessage && message.name === name);
+/** Where the person's latest question is in `messages`. */
+const lastQuestion = (messages: BaseMessage[]) => messages.map((message) => message.getType()).lastIndexOf("human");
+const lastText = (messages: BaseMessage[]) => String(messages[lastQuestion(messages)]?.content ?? "");
+
+const search = tool(async ({ query }: { query: string }) => `3 sources on ${query}`, { name: "search", description: "Searches the web", schema: z.object({ query: z.string() }) });
+
+/** Calls a tool once per turn: `calls` ids are made from the question's place in the conversation, so each turn's call is new. */
+const callId = (messages: BaseMessage[], name: string) => `${name}-${messages.filter((message) => message.getType() === "human").length}`;
+
+const researcher = createReactAgent({
+  llm: new ScriptedChatModel((messages): ScriptedReply => (answered(messages.slice(-1), "search") ? { text: ["Research notes: ", "the moon pulls ", "the sea."] } : { toolCalls: [{ id: callId(messages, "search"), name: "search", args: { query: lastText(messages) } }] })),
+  tools: [search],
+  name: "researcher",
+});
+const writer = createReactAgent({ llm: new ScriptedChatModel((): ScriptedReply => ({ text: ["Draft: ", "tides rise and fall ", "twice a day."] })), tools: [], name: "writer" });
+
+/** The supervisor's script: the researcher first, the writer next, then its own answer. */
+function supervise(messages: BaseMessage[]): ScriptedReply {
+  const sinceQuestion = messages.slice(lastQuestion(messages));
+  if (!answered(sinceQuestion, "transfer_to_researcher")) return { toolCalls: [{ id: callId(messages, "transfer_to_researcher"), name: "transfer_to_researcher", args: {} }] };
+  if (!answered(sinceQuestion, "transfer_to_writer")) return { toolCalls: [{ id: callId(messages, "transfer_to_writer"), name: "transfer_to_writer", args: {} }] };
+  return { text: ["Final answer: ", "the moon's pull ", "makes the tides."] };
+}
+
+export const graph = createSupervisor({ agents: [researcher, writer], llm: new ScriptedChatModel(supervise) }).compile();
+
+/** A swarm (`@langchain/langgraph-swarm`): Alice hands the conversation to Bob, who answers the person. Served as "swarm". */
+const alice = createReactAgent({
+  llm: new ScriptedChatModel((messages): ScriptedReply => ({ toolCalls: [{ id: callId(messages, "transfer_to_bob"), name: "transfer_to_bob", args: {} }] })),
+  // The swarm's handoff returns a Command, which createReactAgent's tool type does not name.
+  tools: [createHandoffTool({ agentName: "bob", description: "Hands the conversation to Bob" }) as never],
+  name: "alice",
+});
+const bob = createReactAgent({ llm: new ScriptedChatModel((): ScriptedReply => ({ text: ["Bob here: ", "the tides follow the moon."] })), tools: [], name: "bob" });
+export const swarm = createSwarm({ agents: [alice, bob], defaultActiveAgent: "alice" }).compile();

@@ -1,0 +1,63 @@
+/**
+ * A LangGraph supervisor with two workers (`@langchain/langgraph-supervisor`, examples/frameworks/langgraphTeam.ts)
+ * on LangGraph's API server, through `@ag-ui/langgraph` and `fromAgent`: each worker's work is a step of its own, the
+ * supervisor's words are the answer; the history the next run sends holds what the graph made, no more; `hidden` and
+ * `inline` as the Python bridge's `subagent_visibility` has them.
+ */
+import type { RunAgentInput } from "@ag-ui/core";
+import { fromAgent, type CarbonAgUiError, type SubagentVisibility } from "carbon-agui-rx";
+import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
+import { Chat } from "./partners";
+
+let server: LangGraphServer;
+beforeAll(async () => {
+  server = await startLangGraphServer();
+}, 60_000);
+afterAll(() => server?.close());
+
+function teamChat(subagentVisibility?: SubagentVisibility, graph: "team" | "swarm" = "team") {
+  const errors: CarbonAgUiError[] = [];
+  const inputs: RunAgentInput[] = [];
+  const run = fromAgent(createLangGraphAgent(server.url, undefined, graph), { ...(subagentVisibility && { subagentVisibility }) });
+  const chat = new Chat({ run: (input, options) => (inputs.push(input), run(input, options)), coalesce: false, onError: (error) => errors.push(error) });
+  return { chat, errors, inputs };
+}
+
+describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API server)", () => {
+  it("shows each worker as a step of its own, its call under it, and the supervisor's words as the answer", async () => {
+    const { chat, errors, inputs } = teamChat();
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe(
+      "You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? transfer_to_researcher (success), researcher (success), researcher: search (success), transfer_to_writer (success), writer (success)",
+    );
+    // The next turn: the handoff the bridge announces again is the call already known, and the history is the graph's.
+    expect(await chat.say("Why twice a day?")).toBeUndefined();
+    const { values } = await langGraphClient(server.url).threads.getState<{ messages?: { id?: string }[] }>(chat.adapter.threadId);
+    const sent = inputs[1]!.messages.map((message) => message.id);
+    expect(sent.slice(0, -1).every((id) => values.messages!.some((message) => message.id === id))).toBe(true);
+    expect(chat.carbon.transcript().split("Assistant: ").slice(1).map((answer) => answer.split("\n")[0])).toEqual(["Final answer: the moon's pull makes the tides.", "Final answer: the moon's pull makes the tides."]);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("hides the workers' words and calls when hidden, their steps kept", async () => {
+    const { chat, errors } = teamChat("hidden");
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe("You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? transfer_to_researcher (success), researcher (success), transfer_to_writer (success), writer (success)");
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("shows the stream as the bridge sends it when inline: the workers' notes in the answer", async () => {
+    const { chat, errors } = teamChat("inline");
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    expect(chat.carbon.transcript()).toContain("Research notes: the moon pulls the sea.");
+    expect(chat.carbon.transcript()).toContain("Transferring back to supervisor");
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("passes a swarm as it is: the conversation handed to Bob, whose words are the answer", async () => {
+    const { chat, errors } = teamChat(undefined, "swarm");
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe("You: Why are there tides?\nAssistant: Bob here: the tides follow the moon.\n  How did I get this answer? transfer_to_bob (success)");
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
