@@ -13,13 +13,22 @@ const entries = [
   { input: "src/testing/index.ts", name: "testing" },
   { input: "src/tool-client/index.ts", name: "tool-client" },
   { input: "src/a2ui/index.ts", name: "a2ui" },
+  { input: "src/mcp-apps/index.ts", name: "mcp-apps" },
 ];
+
+/** The sandbox proxy page ships as it is, beside the bundles: `carbon-agui-rx/mcp-apps/sandbox.html`. */
+const sandboxPage = {
+  name: "mcp-apps-sandbox",
+  generateBundle() {
+    this.emitFile({ type: "asset", fileName: "mcp-apps/sandbox.html", source: readFileSync(new URL("./src/mcp-apps/sandbox.html", import.meta.url), "utf8") });
+  },
+};
 
 export default entries.flatMap(({ input, name }) => [
   {
     input,
     external,
-    plugins: [typescript({ tsconfig: "./tsconfig.build.json" })],
+    plugins: [typescript({ tsconfig: "./tsconfig.build.json" }), ...(name === "mcp-apps" ? [sandboxPage] : [])],
     output: [
       { file: `dist/${name}.mjs`, format: "es", sourcemap: true },
       { file: `dist/${name}.cjs`, format: "cjs", sourcemap: true },

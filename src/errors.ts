@@ -191,6 +191,23 @@ export class AgUiSurfaceError extends CarbonAgUiError {
   }
 }
 
+/**
+ * An MCP App (`carbon-agui-rx/mcp-apps`) went wrong or was stopped: no
+ * sandbox to draw it in, a request of its refused or failed on the server,
+ * an app cut off for flooding the host, a payload over its limit, or one that
+ * never initialized. The message says what and where, never the app's data.
+ */
+export class AgUiMcpAppError extends CarbonAgUiError {
+  override readonly name = "AgUiMcpAppError";
+  constructor(
+    message: string,
+    /** The activity (its message id) the app is. */
+    readonly activityId: string,
+  ) {
+    super(message);
+  }
+}
+
 /** `regenerate` or `switchVersion` could not be done: no answer to ask again, a card waiting, no such version. */
 export class AgUiRegenerateError extends CarbonAgUiError {
   override readonly name = "AgUiRegenerateError";

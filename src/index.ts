@@ -11,6 +11,7 @@ export { subagentSteps, SUBAGENT_UNFINISHED, SUBAGENT_WAITING } from "./operator
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/map/toolCallSteps";
 export { chainOfThought } from "./operators/map/chainOfThought";
 export { A2UI_SURFACE, a2uiSurfaces, type A2uiSurfaceData, type A2uiSurfacesOptions, type A2uiUserAction } from "./operators/map/a2uiSurfaces";
+export { MCP_APP, mcpApps, type McpAppData, type McpAppsOptions } from "./operators/map/mcpApps";
 export { describeUsage, usageNote, type DescribeUsage } from "./operators/end/usageNote";
 export { carbonItems, CARBON_ITEM_EVENT, CARBON_ITEMS_EVENT, type CarbonItemsOptions } from "./operators/map/carbonItems";
 export { carbonItemProblems, CARBON_RESPONSE_TYPES, type UrlContext, type UrlPolicy } from "./itemAllowlist";
@@ -26,7 +27,7 @@ export { ERROR_ITEM_ID, OPTIONS_CARRIER_ID, toStreamChunks, type ToStreamChunksO
 export { coalesceDeltas, type AdaptiveWindow } from "./operators/render/coalesceDeltas";
 export { escapeHtml } from "./operators/render/escapeHtml";
 
-export { CarbonAgUiAdapter, createAgUiSendMessage, type AnswerFeedback, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions } from "./adapter";
+export { CarbonAgUiAdapter, createAgUiSendMessage, type AnswerFeedback, type CarbonAgUiAdapterOptions, type FrontendTool, type RespondOptions, type McpProxiedMethod, type McpProxiedRequest } from "./adapter";
 export { Conversation, type Activity, type CardAnswer, type ConversationInit } from "./conversation";
 
 export { compactEvents, CompactingEvents } from "./thread/compactEvents";
@@ -81,6 +82,7 @@ export {
   AgUiEditError,
   AgUiInvalidItemError,
   AgUiSurfaceError,
+  AgUiMcpAppError,
   AgUiProtocolError,
   AgUiRunError,
   AgUiPatchError,

@@ -2,10 +2,10 @@
 // CommonJS ones load modules with import(), neither of which jest can run on node 20 without
 // --experimental-vm-modules. esbuild (tsx's own compiler) rewrites them as CommonJS with require(); other files
 // pass as they are. @a2ui/web_core (the A2UI renderer's model) and lit, which it imports, are ES modules whose
-// minified files export mid-line: they are always rewritten. Jest caches the output, so only the first run pays.
+// minified files export mid-line: they are always rewritten, as is @modelcontextprotocol/ext-apps (the MCP Apps host bridge and app SDK). Jest caches the output, so only the first run pays.
 const { transformSync } = require("esbuild");
 
-const ALWAYS_ESM = /\/node_modules\/(@a2ui|@lit|@lit-labs|lit|lit-html|lit-element)\//;
+const ALWAYS_ESM = /\/node_modules\/(@a2ui|@lit|@lit-labs|lit|lit-html|lit-element|@modelcontextprotocol\/ext-apps)\//;
 
 module.exports = {
   process(source, filename) {

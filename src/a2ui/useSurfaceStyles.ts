@@ -1,3 +1,5 @@
+import { addPageStyle } from "../renderers/pageStyle";
+
 const STYLE_ID = "cagr-a2ui-styles";
 
 /**
@@ -7,11 +9,7 @@ const STYLE_ID = "cagr-a2ui-styles";
  * and give the native fallbacks Carbon's look.
  */
 export function useSurfaceStyles(document: Document): void {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = SURFACE_CSS;
-  document.head.append(style);
+  addPageStyle(document, STYLE_ID, SURFACE_CSS);
 }
 
 const SURFACE_CSS = `

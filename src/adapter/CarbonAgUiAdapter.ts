@@ -2,7 +2,7 @@ import { EMPTY, skip, Subscription, type Observable } from "rxjs";
 import type { ContentPart } from "@ag-ui/core";
 import { CancellationReason, type CarbonChatInstance, type CarbonEditInstance, type CarbonSendInstance, type CustomSendMessage } from "../carbon";
 import { describeContent } from "../contentParts";
-import { AgUiInterruptError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
+import { AgUiInterruptError, AgUiMcpAppError, AgUiSurfaceError, CarbonAgUiError } from "../errors";
 import { isClientToolInterrupt, type InterruptDecision } from "../hitl";
 import { randomId } from "../internal/ids";
 import type { A2uiUserAction } from "../operators/map/a2uiSurfaces";
@@ -16,6 +16,7 @@ import { ContentOutbox } from "./contentOutbox";
 import { ConversationThreads } from "./conversationThreads";
 import { feedbackOf, type CarbonFeedbackEvent } from "./feedback";
 import { KeptThreads } from "./keptThreads";
+import { proxiedMcpRequest, type McpProxiedRequest } from "./mcpRequests";
 import type { RunningRun } from "./loadThread";
 import { resolveOptions, type CarbonAgUiAdapterOptions, type ResolvedOptions } from "./options";
 import { SurfaceActions } from "./surfaceActions";
@@ -179,6 +180,15 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     if (!decided.ready || !instance) return;
     this.carbonEvents.follow(instance);
     await this.turns.play(resumeTurn(instance, options.signal, this.delivery));
+  }
+
+  /**
+   * Sends an MCP App's request to its server through the agent (`@ag-ui/mcp-apps-middleware`'s proxied run): resolves
+   * with the server's answer; nothing of it enters the conversation. `carbon-agui-rx/mcp-apps` calls it for the apps it draws.
+   */
+  mcpRequest(request: McpProxiedRequest, activityId: string, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+    if (this.disposed) return Promise.reject(new AgUiMcpAppError("This adapter was disposed: it sends no more requests of apps", activityId));
+    return proxiedMcpRequest(this.options.run, request, { threadId: this.threadId, activityId, scheduler: this.options.scheduler, ...(options.signal && { signal: options.signal }) });
   }
 
   /** Answers a call of a tool declared without a `handler` with `result` (a string as it is, anything else as JSON), as `respondToInterrupt` answers its card. */

@@ -6,6 +6,7 @@ import type { CarbonInstruction, PipelineElement } from "../instructions";
 import { createOperator, pipeFused } from "./fusion";
 import { activities } from "./map/activities";
 import { a2uiSurfaces } from "./map/a2uiSurfaces";
+import { mcpApps } from "./map/mcpApps";
 import { applyToConversation, type ApplyToConversationOptions } from "./record/applyToConversation";
 import { carbonItems, itemOptionsOf } from "./map/carbonItems";
 import { clarification, type ClarificationOptions } from "./end/clarification";
@@ -129,7 +130,7 @@ export interface CoalesceOptions {
  * in four groups of stages:
  *
  * - check: `validateEvents → expandChunks → verifySequence → stopWhen → onEvent → …operators`
- * - map: `inputMessages → sharedState → predictState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → a2uiSurfaces → chainOfThought`
+ * - map: `inputMessages → sharedState → predictState → activities → textMessages → reasoningSteps → subagentSteps → toolCallSteps → carbonItems → messagesSnapshot → a2uiSurfaces → mcpApps → chainOfThought`
  * - end of run: `legacyInterrupt → interruptCards → clarification → runOutcome → usageNote`
  * - record and render: `applyToConversation → escapeHtml → toStreamChunks → coalesceDeltas`
  *
@@ -189,6 +190,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     carbonItems(itemOptions),
     messagesSnapshot({ knownMessageIds: [...history.map((message) => message.id), ...shown.keys()] }),
     a2uiSurfaces({ knownActivityIds: [...conversation.activities.keys()] }),
+    mcpApps({ knownActivityIds: [...conversation.activities.keys()] }),
     chainOfThought(),
     // end of run
     legacyInterrupt(onWarning ? { onWarning } : {}),

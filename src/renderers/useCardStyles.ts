@@ -1,3 +1,5 @@
+import { addPageStyle } from "./pageStyle";
+
 const STYLE_ID = "cagr-card-styles";
 
 /**
@@ -6,11 +8,7 @@ const STYLE_ID = "cagr-card-styles";
  * light DOM, slotted into Carbon's shadow tree, so they inherit its tokens.
  */
 export function useCardStyles(document: Document): void {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = CARD_CSS;
-  document.head.append(style);
+  addPageStyle(document, STYLE_ID, CARD_CSS);
 }
 
 const CARD_CSS = `
