@@ -29,20 +29,28 @@ export interface McpAppServer {
 }
 
 /** Serves the clock's MCP server over Streamable HTTP on 127.0.0.1, an ephemeral port, `/mcp`. */
-export async function startMcpAppServer(): Promise<McpAppServer> {
+export function startMcpAppServer(): Promise<McpAppServer> {
+  return serveMcpServer(clockServer);
+}
+
+/**
+ * Serves the MCP server `make` makes (anew for each request: the SDK's stateless Streamable HTTP) on 127.0.0.1,
+ * `port` (0: an ephemeral one), `/mcp`. `make` may be another copy of the SDK's `McpServer` (an example server's own).
+ */
+export async function serveMcpServer(make: () => Pick<McpServer, "connect" | "close">, port = 0): Promise<McpAppServer> {
   const http: Server = createServer(async (request, response) => {
     if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
-    const server = clockServer();
+    const server = make();
     // Stateless: no sessions (the option is the SDK's way to say so).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined } as never);
     response.on("close", () => void transport.close().then(() => server.close()));
     await server.connect(transport);
     await transport.handleRequest(request, response);
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
+  await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+  const { port: bound } = http.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${bound}/mcp`,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

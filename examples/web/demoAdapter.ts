@@ -127,6 +127,8 @@ declare global {
     AGUI_URL: string;
     /** Where the agent keeps its threads, written in by the demo server: CopilotKit's connect route, the demo's own thread API, or none. */
     AGUI_THREADS?: "connect" | "http";
+    /** The MCP Apps sandbox proxy, on another origin than the page's, written in by the demo server (npm run demo:mcp-apps). */
+    MCP_SANDBOX_URL?: string;
     /** For the end-to-end tests: the adapter of this page. */
     adapter: CarbonAgUiAdapter;
   }

@@ -5,6 +5,7 @@
 import "@carbon/ai-chat/dist/es/web-components/cds-aichat-custom-element/index.js";
 import { renderAnswerVersions, renderDecisionCards, type CarbonEditInstance, type CarbonEventBus, type CarbonThreadInstance } from "carbon-agui-rx";
 import { renderA2uiSurfaces } from "carbon-agui-rx/a2ui";
+import { renderMcpApps } from "carbon-agui-rx/mcp-apps";
 import "./a2uiComponents";
 import { demoAdapter } from "./demoAdapter";
 import { sidePanel, threadsPanel } from "./threadsPanel";
@@ -74,6 +75,8 @@ chat.onBeforeRender = (instance: CarbonEventBus & CarbonThreadInstance & CarbonE
   renderDecisionCards({ instance, host: chat, adapter });
   // A2UI surfaces the agent paints (npm run demo:a2ui), drawn with Carbon's components; their buttons answer the agent.
   renderA2uiSurfaces({ instance, host: chat, adapter });
+  // MCP Apps the agent's tools bring (npm run demo:mcp-apps), each run in the sandbox proxy the demo serves on a second origin.
+  renderMcpApps({ instance, host: chat, adapter, sandboxUrl: window.MCP_SANDBOX_URL });
   // The versions bar under the latest answer (ask again, go back and forth between the answers), and the control under
   // each question (edit it, go back and forth between its versions).
   renderAnswerVersions({ instance, host: chat, adapter });

@@ -1,6 +1,6 @@
 /**
  * The demo page in React: Carbon AI Chat's `ChatContainer`, driven by the same
- * adapter, with the decision and clarification cards, A2UI surfaces, the versions bar and the question control rendered through
+ * adapter, with the decision and clarification cards, A2UI surfaces, MCP Apps, the versions bar and the question control rendered through
  * `renderUserDefinedResponse` — the library builds their DOM, React
  * only mounts it.
  */
@@ -13,21 +13,23 @@ import {
   createDecisionCard,
   createQuestionControl,
   type A2uiSurfaceData,
+  type McpAppData,
   type AnswerVersionsData,
   type ClarificationData,
   type InterruptDecisionData,
   type QuestionControlData,
 } from "carbon-agui-rx";
 import { createA2uiSurface } from "carbon-agui-rx/a2ui";
+import { createMcpApp } from "carbon-agui-rx/mcp-apps";
 import "./a2uiComponents";
 import { demoAdapter } from "./demoAdapter";
 
 const adapter = demoAdapter();
 window.adapter = adapter;
 
-type HostDrawn = InterruptDecisionData | ClarificationData | A2uiSurfaceData | AnswerVersionsData | QuestionControlData;
+type HostDrawn = InterruptDecisionData | ClarificationData | A2uiSurfaceData | McpAppData | AnswerVersionsData | QuestionControlData;
 
-/** Mounts one of the library's cards, or an A2UI surface, and lets go of it when React unmounts it. */
+/** Mounts one of the library's cards, an A2UI surface or an MCP App, and lets go of it when React unmounts it. */
 function Card({ data, instance }: { data: HostDrawn; instance: ChatInstance }) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -36,11 +38,13 @@ function Card({ data, instance }: { data: HostDrawn; instance: ChatInstance }) {
         ? createDecisionCard(document, data, { instance, adapter })
         : data.kind === "a2ui"
           ? createA2uiSurface(document, data, { instance, adapter })
-          : data.kind === "versions"
-            ? createAnswerVersions(document, data, { instance, adapter })
-            : data.kind === "question"
-              ? createQuestionControl(document, data, { instance, adapter })
-              : createClarificationCard(document, data);
+          : data.kind === "mcp-app"
+            ? createMcpApp(document, data, { instance, adapter, sandboxUrl: window.MCP_SANDBOX_URL })
+            : data.kind === "versions"
+              ? createAnswerVersions(document, data, { instance, adapter })
+              : data.kind === "question"
+                ? createQuestionControl(document, data, { instance, adapter })
+                : createClarificationCard(document, data);
     host.current?.append(card.element);
     return card.dispose;
   }, [data, instance]);
@@ -58,7 +62,7 @@ function App() {
       openChatByDefault
       renderUserDefinedResponse={(state, instance) => {
         const data = state.messageItem?.user_defined as HostDrawn | undefined;
-        return data && ["interrupt", "clarification", "a2ui", "versions", "question"].includes(data.kind) ? <Card data={data} instance={instance} /> : null;
+        return data && ["interrupt", "clarification", "a2ui", "mcp-app", "versions", "question"].includes(data.kind) ? <Card data={data} instance={instance} /> : null;
       }}
     />
   );

@@ -30,9 +30,10 @@ export type DemoThreads = "connect" | "http";
 
 /**
  * `threads` (default: AGUI_THREADS from the environment) tells the page where the agent keeps its threads, so it
- * restores them from there; without it, the page keeps its conversations in IndexedDB only.
+ * restores them from there; without it, the page keeps its conversations in IndexedDB only. `globals` are more of the
+ * page's globals (the MCP Apps demo's `MCP_SANDBOX_URL`).
  */
-export async function startWebDemo(agentUrl = process.env.AGUI_URL, threads: DemoThreads | undefined = demoThreadsOf(process.env.AGUI_THREADS)): Promise<WebDemo> {
+export async function startWebDemo(agentUrl = process.env.AGUI_URL, threads: DemoThreads | undefined = demoThreadsOf(process.env.AGUI_THREADS), globals: Record<string, string> = {}): Promise<WebDemo> {
   const encoder = new EventEncoder();
   // The testing kit's scripted agent, speaking real SSE through the protocol's own encoder.
   // Behind the agent, the reference tool server, called as a backend would: through ToolClient. In front of it, the
@@ -48,7 +49,7 @@ export async function startWebDemo(agentUrl = process.env.AGUI_URL, threads: Dem
       return response.end(await readFile(join(__dirname, "dist", path.slice(1))));
     }
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(demoPage({ title: "carbon-agui-rx demo", react: path === "/react", globals: { AGUI_URL: endpoint, ...(agentUrl && threads && { AGUI_THREADS: threads }) } }));
+    response.end(demoPage({ title: "carbon-agui-rx demo", react: path === "/react", globals: { ...globals, AGUI_URL: endpoint, ...(agentUrl && threads && { AGUI_THREADS: threads }) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
