@@ -41,6 +41,7 @@ export const PROBE_APP_HTML = `<!doctype html>
     say("model-only-tool", called.error ? "refused" : "called");
     await attempt("top-navigation", () => { top.location.href = "https://example.org/"; return "asked"; });
     say("done", "yes");
+    parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/size-changed", params: { height: document.documentElement.scrollHeight } }, "*");
   })();
 </script></body></html>`;
 

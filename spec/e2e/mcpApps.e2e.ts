@@ -1,0 +1,110 @@
+import { join } from "node:path";
+import type { Frame, Page } from "playwright-core";
+import { serveMcpAppsDemo } from "../../examples/frameworks/mcpAppsDemo";
+import { startWebDemo, type WebDemo } from "../../examples/web/serve";
+import { useBrowserOn } from "./browser";
+
+/**
+ * MCP Apps as `npm run demo:mcp-apps` serves them, in Chromium on both pages: the official example server's app
+ * (`@modelcontextprotocol/server-basic-vanillajs`, on the ext-apps `App` SDK) behind the real
+ * `@ag-ui/mcp-apps-middleware`, drawn in the chat from the sandbox proxy on a second loopback origin; its button calls
+ * the server and shows the time, its message is answered by the agent, a reload draws it again and its button still
+ * works. A hostile app reaches nothing of the page. Screenshots go to docs/screenshots/mcp-app-*.png.
+ */
+let sandboxUrl = "";
+const browsing = useBrowserOn<WebDemo>(async () => {
+  const apps = await serveMcpAppsDemo();
+  sandboxUrl = apps.sandboxUrl;
+  const demo = await startWebDemo(apps.url, undefined, { MCP_SANDBOX_URL: apps.sandboxUrl });
+  return { ...demo, close: () => demo.close().finally(() => apps.close()) };
+});
+const SCREENSHOTS = join(__dirname, "../../docs/screenshots");
+const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
+const tile = (page: Page) => page.locator(".cagr-mcp-app").last();
+
+/** The frame the app's document runs in: the sandbox proxy's own frame, inside the tile's. */
+async function appFrame(page: Page, index = -1): Promise<Frame> {
+  const sandboxOrigin = new URL(sandboxUrl).origin;
+  for (let tries = 0; tries < 200; tries++) {
+    const proxies = page.frames().filter((frame) => frame.url().startsWith(sandboxOrigin));
+    const apps = proxies.flatMap((proxy) => proxy.childFrames());
+    const app = apps.at(index);
+    if (app) return app;
+    await page.waitForTimeout(50);
+  }
+  throw new Error("No MCP App frame in the page");
+}
+
+async function screenshot(page: Page, name: string) {
+  await page.locator(".cds-aichat--messages__wrapper").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+describe.each([
+  ["web component", "", "web"],
+  ["React", "react", "react"],
+  ["web component, dark theme", "?theme=g100", "web-dark"],
+])("an MCP App, in Chromium on the %s page", (_renderer, query, slug) => {
+  it("draws the example server's app from the sandbox's origin, calls the server from it, sends its message to the agent, and draws it again after a reload", async () => {
+    const { page, send } = await browsing.open(query);
+    await send("What time is it?");
+    await tile(page).locator("iframe.cagr-mcp-app-frame").waitFor();
+    const app = await appFrame(page);
+    // The app's document runs in an opaque origin inside the proxy, itself on the sandbox's origin.
+    expect(await app.evaluate(() => window.origin)).toBe("null");
+    expect(new URL(app.parentFrame()!.url()).origin).toBe(new URL(sandboxUrl).origin);
+    expect(new URL(app.parentFrame()!.url()).origin).not.toBe(new URL(page.url()).origin);
+    // The tool's result reached the app once it initialized: it shows the server's time.
+    await app.locator("#server-time").filter({ hasText: /\d{4}-\d\d-\d\dT/ }).waitFor();
+    const first = await app.locator("#server-time").textContent();
+    await page.waitForTimeout(20);
+    await app.locator("#get-time-btn").click();
+    await app.locator("#server-time").filter({ hasNotText: first! }).waitFor();
+    await screenshot(page, `mcp-app-${slug}`);
+
+    await app.locator("#message-text").fill("Thanks, app");
+    await app.locator("#send-message-btn").click();
+    await messages(page).getByText("You said: Thanks, app").waitFor();
+
+    await page.waitForFunction(() => new URLSearchParams(location.search).has("thread"));
+    await page.reload();
+    await messages(page).getByText("You said: Thanks, app").waitFor();
+    const restored = await appFrame(page, 0);
+    await restored.locator("#server-time").filter({ hasText: /\d{4}-\d\d-\d\dT/ }).waitFor();
+    const before = await restored.locator("#server-time").textContent();
+    await page.waitForTimeout(20);
+    await restored.locator("#get-time-btn").click();
+    await restored.locator("#server-time").filter({ hasNotText: before! }).waitFor();
+  });
+});
+
+describe("a hostile MCP App, in Chromium", () => {
+  it("reaches nothing of the page: no cookies, DOM, storage, fetch, top navigation, spoofed message or model-only tool", async () => {
+    const { page, send } = await browsing.open("", async (page) => {
+      await page.context().addCookies([{ name: "session", value: "secret", url: "http://127.0.0.1/" }]);
+    });
+    const warnings: string[] = [];
+    page.on("console", (message) => message.type() === "warning" && warnings.push(message.text()));
+    const pageUrl = page.url();
+    await send(`probe ${new URL(pageUrl).origin}/`);
+    const probe = await appFrame(page);
+    await probe.locator('[data-probe="done"]').waitFor();
+    const said = Object.fromEntries(await probe.locator("li[data-probe]").evaluateAll((items) => items.map((item) => [(item as HTMLElement).dataset.probe, item.textContent])));
+    expect(said).toMatchObject({
+      cookie: expect.stringMatching(/^cookie: blocked/),
+      "parent-dom": expect.stringMatching(/blocked/),
+      "top-dom": expect.stringMatching(/blocked/),
+      storage: expect.stringMatching(/blocked/),
+      fetch: expect.stringMatching(/blocked/),
+      "model-only-tool": "model-only-tool: refused",
+    });
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(pageUrl);
+    // The spoofed message reached no conversation, and the proxy kept the app's document.
+    expect(await messages(page).getByText("spoofed by the app").count()).toBe(0);
+    expect(await probe.locator("#replaced").count()).toBe(0);
+    expect(warnings.some((text) => text.includes("delete_everything"))).toBe(true);
+    await screenshot(page, "mcp-app-probe");
+  });
+});
