@@ -54,16 +54,19 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike, options: La
   return {
     async load(threadId, { scheduler = asyncScheduler, onWarning }: ThreadCallOptions = {}) {
       let raw: unknown;
+      let run: LangGraphRun | undefined;
+      const runs = client.runs;
       try {
+        // The runs first, the state after: a run that ends between the two reads leaves its answer in the state (read
+        // the other way round, the state holds no answer and no run is going).
+        run = runs ? await runningRun(runs, threadId, runsLookedAt, onWarning) : undefined;
         raw = await client.threads.getState(threadId);
       } catch (error) {
-        // 400: an id that is no thread id of LangGraph's (not a UUID) names no thread either.
-        if (statusOf(error) === 404 || statusOf(error) === 400) return undefined;
+        // 400 and 422: an id that is no thread id of LangGraph's (not a UUID) names no thread either.
+        if ([400, 404, 422].includes(statusOf(error) ?? 0)) return undefined;
         throw threadServerError("load", threadId, error);
       }
       const thread = readThreadState(threadId, raw);
-      const runs = client.runs;
-      const run = runs ? await runningRun(runs, threadId, runsLookedAt, onWarning) : undefined;
       if (!run || !runs) return thread;
       // The person's message the run answers, which the thread's state holds only once the run has taken it.
       const asked = askedIn(run);
