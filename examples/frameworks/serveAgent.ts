@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { EventEncoder } from "@ag-ui/encoder";
 import type { BaseEvent, RunAgentInput } from "@ag-ui/client";
-import { AgUiThreadServerError, fromAgent, type AgentThreads, type AgUiAgent } from "carbon-agui-rx";
-import type { Observable, Subscription } from "rxjs";
+import { AgUiThreadServerError, fromAgent, logOfServerThread, type AgentThreads, type AgUiAgent, type RunEntry, type ServerThread } from "carbon-agui-rx";
+import { from, type Observable, type Subscription } from "rxjs";
 import { listen, type RunningServer } from "./copilotkit";
 
 /** A run this server is reading: its client's run id, and the subscription that stops it where the agent runs it. */
@@ -36,7 +36,10 @@ interface ActiveRun {
  * - GET `/agent/threads/<id>`: the `ServerThread` as JSON (`threadId`,
  *   `messages`, `state`, `interrupts`) and `running: boolean`;
  * - GET `/agent/threads/<id>/running`: the running run's events from its
- *   start, as server-sent events (204 when none is going);
+ *   start, as server-sent events; a run that ended since the page read the
+ *   thread (the page asks in a second request), its end: the run that
+ *   would have made the thread's last answer, as a restore replays it (204
+ *   when the thread has none);
  * - POST `/agent/threads/<id>/stop`: stops the running run;
  * - DELETE `/agent/threads/<id>`: deletes the thread;
  * - where the agent keeps branches (LangGraph's checkpoints), for an
@@ -159,8 +162,9 @@ export function serveAgent(agent: AgUiAgent, port = 0): Promise<RunningServer> {
       const { running, stopRunning: _stop, ...rest } = thread;
       return answer(response, 200, { ...rest, running: running !== undefined });
     }
-    if (!thread.running) return answer(response, 204);
-    return stream(response, thread.running);
+    if (thread.running) return stream(response, thread.running);
+    const ended = lastRun(thread);
+    return ended ? stream(response, from(ended.events)) : answer(response, 204);
   }
 
   /** The running run's events as server-sent events; the client gone, this lets go of it (the run goes on). */
@@ -212,4 +216,9 @@ function failed(response: ServerResponse, error: unknown): void {
   }
   if (error instanceof SyntaxError) return answer(response, 400, { problem: "failed", message: error.message });
   return answer(response, 500, { problem: "failed", message: error instanceof Error ? error.message : String(error) });
+}
+
+/** The thread's last run as a restore replays it (`logOfServerThread`): its answer's events, ending with the thread as the server holds it. */
+function lastRun(thread: ServerThread): RunEntry | undefined {
+  return logOfServerThread(thread, new Date().toISOString()).entries.filter((entry): entry is RunEntry => entry.kind === "run").at(-1);
 }

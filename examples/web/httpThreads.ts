@@ -12,7 +12,8 @@ import { defer, finalize, from, Observable, tap } from "rxjs";
  * - `load`: GET `<url>/threads/<id>` (404: no such thread, undefined); a
  *   thread with `running: true` gets `running`, the run's events from its
  *   start read from GET `<url>/threads/<id>/running` with the library's
- *   `createSseRunner`, and `stopRunning`, POST `<url>/threads/<id>/stop`;
+ *   `createSseRunner` (a run that ended since: its end), and `stopRunning`,
+ *   POST `<url>/threads/<id>/stop`;
  * - `list`: GET `<url>/threads`; `remove`: DELETE `<url>/threads/<id>`;
  * - `branches` (an answer's versions on the server): POST
  *   `<url>/threads/<id>/fork`, GET `<url>/threads/<id>/head`, POST

@@ -157,6 +157,8 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     ["as the message is sent, before the run's first event", 0],
     ["after the first chunk", 1],
     ["after the third chunk", 3],
+    ["after the seventh chunk", 7],
+    ["after the tenth chunk", 10],
   ])("never ends the server's run when the page reloads %s: the reload rejoins it and shows the whole answer once", async (_moment, chunks) => {
     const a = await device();
     const sent = a.page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname.endsWith("/agent"));
