@@ -68,7 +68,7 @@ export function startLangGraphServer(port = 0): Promise<LangGraphServer> {
 }
 
 /** `@ag-ui/langgraph`'s agent for the example graph, with the interrupt outcome on (`RUN_FINISHED.outcome`). */
-export function createLangGraphAgent(url: string, fetching?: typeof fetch, graphId: "assistant" | "team" | "swarm" = "assistant"): LangGraphAgent {
+export function createLangGraphAgent(url: string, fetching?: typeof fetch, graphId: "assistant" | "team" | "swarm" | "ops" = "assistant"): LangGraphAgent {
   // With `fetching`, the SDK's requests go through it (a test that cuts a stream, as a page going away cuts it).
   const client = fetching && new Client({ apiUrl: url, callerOptions: { fetch: fetching, maxRetries: 0 } });
   return new LangGraphAgent({ deploymentUrl: url, graphId, emitInterruptOutcome: true, ...(client && { client }) });

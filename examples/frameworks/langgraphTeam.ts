@@ -1,11 +1,13 @@
 /**
  * A LangGraph supervisor with two workers (`@langchain/langgraph-supervisor`), each on a scripted chat model: the
  * supervisor hands the question to the researcher, who searches and writes notes, then to the writer, who drafts, then
- * answers itself. Served by examples/frameworks/langgraphServer.ts as "team" (and the swarm below as "swarm").
+ * answers itself. Served by examples/frameworks/langgraphServer.ts as "team" (the swarm below as "swarm", the
+ * supervisor whose worker asks the person first as "ops").
  */
 import "./telemetryOff";
 import { tool } from "@langchain/core/tools";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { interrupt } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { createSupervisor } from "@langchain/langgraph-supervisor";
 import { createHandoffTool, createSwarm } from "@langchain/langgraph-swarm";
@@ -49,3 +51,30 @@ const alice = createReactAgent({
 });
 const bob = createReactAgent({ llm: new ScriptedChatModel((): ScriptedReply => ({ text: ["Bob here: ", "the tides follow the moon."] })), tools: [], name: "bob" });
 export const swarm = createSwarm({ agents: [alice, bob], defaultActiveAgent: "alice" }).compile();
+
+/**
+ * A supervisor whose worker asks the person before it acts: the cleaner says what it will do and calls `delete_files`,
+ * whose `interrupt()` waits for the person's approval (the run ends on it); resumed, the tool deletes or not, the
+ * cleaner says what it did, and the supervisor answers. Served as "ops".
+ */
+const deleteFiles = tool(
+  async ({ pattern }: { pattern: string }, config: { toolCall?: { id?: string } }) => {
+    const decision = interrupt({ message: `Delete the files matching ${pattern}?`, toolCallId: config.toolCall?.id }) as { approved?: unknown } | undefined;
+    return decision?.approved === true ? `Deleted the files matching ${pattern}.` : "Nothing was deleted.";
+  },
+  { name: "delete_files", description: "Deletes files, once the person approves", schema: z.object({ pattern: z.string() }) },
+);
+const cleaner = createReactAgent({
+  llm: new ScriptedChatModel((messages): ScriptedReply =>
+    answered(messages.slice(-1), "delete_files") ? { text: ["Cleaned up: ", "the temp files are gone."] } : { text: ["I will delete ", "the temp files."], toolCalls: [{ id: callId(messages, "delete_files"), name: "delete_files", args: { pattern: "*.tmp" } }] },
+  ),
+  tools: [deleteFiles],
+  name: "cleaner",
+});
+export const ops = createSupervisor({
+  agents: [cleaner],
+  llm: new ScriptedChatModel((messages): ScriptedReply => {
+    if (!answered(messages.slice(lastQuestion(messages)), "transfer_to_cleaner")) return { toolCalls: [{ id: callId(messages, "transfer_to_cleaner"), name: "transfer_to_cleaner", args: {} }] };
+    return { text: ["Final answer: ", "your temp files are taken care of."] };
+  }),
+}).compile();

@@ -7,6 +7,7 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { fromAgent, type CarbonAgUiError, type SubagentVisibility } from "carbon-agui-rx";
 import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
+import { waitUntil } from "../support/runs";
 import { Chat } from "./partners";
 
 let server: LangGraphServer;
@@ -15,7 +16,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.close());
 
-function teamChat(subagentVisibility?: SubagentVisibility, graph: "team" | "swarm" = "team") {
+function teamChat(subagentVisibility?: SubagentVisibility, graph: "team" | "swarm" | "ops" = "team") {
   const errors: CarbonAgUiError[] = [];
   const inputs: RunAgentInput[] = [];
   const run = fromAgent(createLangGraphAgent(server.url, undefined, graph), { ...(subagentVisibility && { subagentVisibility }) });
@@ -58,6 +59,22 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     const { chat, errors } = teamChat(undefined, "swarm");
     expect(await chat.say("Why are there tides?")).toBeUndefined();
     expect(chat.carbon.transcript()).toBe("You: Why are there tides?\nAssistant: Bob here: the tides follow the moon.\n  How did I get this answer? transfer_to_bob (success)");
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("names the worker that asks on its card; approved, the worker goes on in its own step and nothing it said shows again", async () => {
+    const { chat, errors } = teamChat(undefined, "ops");
+    expect(await chat.say("Please delete my temp files")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe(
+      "You: Please delete my temp files\nAssistant: [decision card from cleaner: Delete the files matching *.tmp?]\n  How did I get this answer? transfer_to_cleaner (success), cleaner (processing), cleaner: delete_files (processing)",
+    );
+    expect(await chat.decide("approve")).toBeUndefined();
+    await waitUntil(() => chat.carbon.transcript().includes("Final answer") && chat.carbon.waitingForFinal.length === 0, 30_000);
+    // The resume begins inside the cleaner (its tool), before the supervisor speaks: the cleaner's words are its step's, the supervisor's the answer.
+    expect(chat.carbon.transcript().split("\nAssistant: ").at(-1)).toBe("Final answer: your temp files are taken care of.\n  How did I get this answer? cleaner (success), cleaner: delete_files (success)");
+    const said = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? (chunk.final_response.message_options?.chain_of_thought ?? []).map((step) => String(step.response?.content ?? "")) : []));
+    expect(said.filter((words) => words === "I will delete the temp files.")).toHaveLength(1);
+    expect(said.filter((words) => words === "Cleaned up: the temp files are gone.")).toHaveLength(1);
     expect(errors).toEqual([]);
   }, 60_000);
 });

@@ -66,6 +66,27 @@ describe("langGraphSubagents", () => {
     });
   });
 
+  it("goes on in the worker a resume starts in: the state's turn holds the supervisor's handoff to it, not handed back (a swarm's agent, not the supervisor, hands on)", () => {
+    // A resume begins where the worker asked (its tools), before the supervisor speaks: the state's LangChain messages name who spoke.
+    const state = (handedOffBy: string) => ({
+      type: EventType.STATE_SNAPSHOT,
+      snapshot: {
+        messages: [
+          { id: "u1", type: "human", content: "Delete my temp files" },
+          { id: "a0", type: "ai", name: handedOffBy, content: "", tool_calls: [{ id: "h1", name: "transfer_to_researcher", args: {} }] },
+          { id: "a0-tool", type: "tool", name: "transfer_to_researcher", tool_call_id: "h1", content: "Successfully transferred to researcher" },
+        ],
+      },
+    }) as BaseEvent;
+    const tools = "researcher:r1|tools:t";
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-n----r----t----u----|", { n: state("supervisor"), r: raw(tools), t: text, u: raw(SUP) });
+      expectObservable(source.pipe(langGraphSubagents())).toBe("-n----(Sr)-t----(Fu)-|", { n: state("supervisor"), r: raw(tools), S: started("researcher:h1", "researcher", "h1"), t: by(text, "researcher:h1"), F: finished("researcher:h1"), u: raw(SUP) });
+      const swarm = { n: state("alice"), r: raw(tools), t: text };
+      expectObservable(cold("-n-r-t-|", swarm).pipe(langGraphSubagents())).toBe("-n-r-t-|", swarm);
+    });
+  });
+
   it("drops a worker's events when hidden, its invocation still started and finished", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-s----r----t----f----|", { s: raw(SUP), r: raw(RES), t: text, f: ev.runFinished() });

@@ -66,8 +66,10 @@ const HANDOFF_BACK = "transfer_back_to_";
  * text, reasoning and calls carry its `subagentRunId`; so do its messages in
  * a MESSAGES_SNAPSHOT, and the handoff back to the supervisor there ("Transferring
  * back to supervisor"), which is never streamed: the supervisor's own words
- * are the answer. A graph with no supervisor (a swarm, a plain subgraph)
- * passes as it is.
+ * are the answer. A run that begins inside a worker (the resume of an
+ * interrupt it raised) goes on under the handoff the state's messages show
+ * the supervisor made to it. A graph with no supervisor (a swarm, a plain
+ * subgraph) passes as it is.
  *
  * ```
  * source: --n--t--s--a--|    n: RAW from researcher:r1|agent:x; t: TEXT_MESSAGE_START m1; s: RAW from supervisor:s2|agent:y; a: TEXT_MESSAGE_START m2
@@ -138,9 +140,25 @@ export function langGraphSubagents(options: LangGraphSubagentsOptions = {}): Mon
           return owner === undefined ? message : ({ ...message, subagentRunId: owner } as Message);
         });
       };
+      /**
+       * A run that begins inside a worker (a resume where it asked) streams the worker before the supervisor speaks:
+       * the state's LangChain messages (they keep who spoke, as `name`) say the supervisor handed the turn to it, and
+       * it has not handed it back. The worker goes on under that handoff.
+       */
+      const resumedIn = (snapshot: unknown) => {
+        const messages = isRecord(snapshot) && Array.isArray(snapshot.messages) ? (snapshot.messages as unknown[]).filter(isRecord) : [];
+        const turn = messages.slice(messages.map((message) => message.type).lastIndexOf("human") + 1);
+        const calls = (message: Record<string, unknown>) => (Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]).filter(isRecord) : []);
+        const back = turn.map((message) => calls(message).some((call) => String(call.name).startsWith(HANDOFF_BACK))).lastIndexOf(true);
+        const at = turn.map((message) => message.name === supervisor && calls(message).some((call) => String(call.name).startsWith(HANDOFF))).lastIndexOf(true);
+        if (at < 0 || at < back) return;
+        supervised = true;
+        for (const call of calls(turn[at]!)) if (String(call.name).startsWith(HANDOFF)) handoffs.set(String(call.name).slice(HANDOFF.length), String(call.id));
+      };
       /** What `event` comes out as: the invocations it starts or ends, then itself as the worker's (or nothing, hidden). */
       const step = (event: BaseEvent): BaseEvent[] => {
         const out: BaseEvent[] = [];
+        if (event.type === EventType.STATE_SNAPSHOT && !supervised) resumedIn((event as { snapshot?: unknown }).snapshot);
         const namespace = namespaceOf(event);
         if (namespace !== undefined) enter(out, namespace);
         if (event.type === EventType.MESSAGES_SNAPSHOT && supervised) {
