@@ -32,7 +32,7 @@
  * message and card show, against an empty thread and the IndexedDB restore above; and a "story" run rejoined mid-run:
  * from the server sending the first text after the replay until it shows.
  *
- * Then what an A2UI surface costs the chat against a decision card (bench/surfaceCost.ts): main-thread task time
+ * Then what an A2UI surface, and an MCP App, cost the chat against a decision card (bench/surfaceCost.ts): main-thread task time
  * over the same window from Enter, for the first item of its kind in a page and for a later one (`--item-runs=8`,
  * `--items=approvalSurface,card` some of them).
  *
@@ -377,6 +377,7 @@ async function itemCosts() {
       ["after one answered: the surface showing what the card shows", costs.laterApprovalSurface],
       ["after one answered: a decision card", costs.laterCard],
       ["after an approval surface answered: the booking form", costs.laterForm],
+      ["first of its kind: an MCP App of about the form's height (basic-vanillajs, sandboxed)", costs.mcpApp],
     ];
     for (const [name, measured] of turns) {
       if (!measured) continue;

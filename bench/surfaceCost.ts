@@ -4,7 +4,9 @@
  * same shape, a tool call's step and its item: the booking form ("Show me a booking form": building, painted, painted
  * with its data, as the A2UI middleware sends them), a surface showing what the card shows ("Show me an approval
  * form": a question, the arguments, three buttons), or a decision card ("Please delete my old files"); and, for the
- * record, the same form from the booking agent behind the real middleware.
+ * record, the same form from the booking agent behind the real middleware; and an MCP App of about the form's height
+ * (the official basic-vanillajs example behind the real MCP Apps middleware, in the sandbox on a second loopback
+ * origin, which Chromium runs in the page's own process: the same site), drawn once it has initialized.
  *
  * Each kind is measured twice: as the first item of its kind in the page (its code runs for the first time), and as
  * a later one (a turn of its kind was shown and answered before). The window is the same for every turn, Enter
@@ -15,6 +17,7 @@
  * `addMessageChunk` calls.
  */
 import type { Browser, Page } from "playwright-core";
+import { serveMcpAppsDemo } from "../examples/frameworks/mcpAppsDemo";
 import { serveFramework } from "../examples/frameworks/serve";
 import { startWebDemo } from "../examples/web/serve";
 import { openChatPage, PAGE_OPTIONS, type ChatPage } from "../spec/e2e/browser";
@@ -29,11 +32,11 @@ export interface ItemCostRun {
   chunks: number;
 }
 
-/** An item in the page: its element's class, and the label of a button it shows once drawn. */
+/** An item in the page: its element's class, and the label of a button it shows once drawn (an MCP App: none in the page, its own document is framed). */
 interface Item {
   ask: string;
   selector: string;
-  button: string;
+  button?: string;
 }
 
 interface ItemTurn extends Item {
@@ -58,6 +61,8 @@ export const ITEM_TURNS = {
   laterApprovalSurface: { ...APPROVAL_SURFACE, warmUp: SCRIPTED_WARM_UP, before: { ...APPROVAL_SURFACE, reply: DELETED } },
   laterCard: { ...CARD, warmUp: SCRIPTED_WARM_UP, before: { ...CARD, reply: DELETED } },
   laterForm: { ...BOOKING_FORM, warmUp: SCRIPTED_WARM_UP, before: { ...APPROVAL_SURFACE, reply: DELETED } },
+  /** The official basic-vanillajs MCP App (a form of about the booking form's height) behind the real middleware, in the sandbox on a second origin. */
+  mcpApp: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" } },
 } satisfies Record<string, ItemTurn>;
 
 export type ItemTurnName = keyof typeof ITEM_TURNS;
@@ -78,13 +83,20 @@ const PAUSE_HIDDEN_INDICATOR = `(() => {
 /** The item's buttons, Carbon's or native. */
 const buttonsOf = ({ selector }: Item) => `${selector} cds-button, ${selector} button`;
 
-/** Whether the item is drawn: its button is in the chat element's light DOM, where the renderers slot items. */
+/**
+ * Whether the item is drawn: its button is in the chat element's light DOM, where the renderers slot items; an MCP
+ * App, once it has initialized and asked for its height (its frame is no longer the tile's first guess).
+ */
 const isDrawn = (page: Page, item: Item) =>
-  page.evaluate(`[...document.querySelectorAll(${JSON.stringify(buttonsOf(item))})].some((element) => element.textContent.trim() === ${JSON.stringify(item.button)})`) as Promise<boolean>;
+  page.evaluate(
+    item.button === undefined
+      ? `[...document.querySelectorAll(${JSON.stringify(`${item.selector} iframe`)})].some((frame) => frame.style.height !== "144px")`
+      : `[...document.querySelectorAll(${JSON.stringify(buttonsOf(item))})].some((element) => element.textContent.trim() === ${JSON.stringify(item.button)})`,
+  ) as Promise<boolean>;
 
 async function showAndAnswer(page: Page, chat: ChatPage, before: NonNullable<ItemTurn["before"]>) {
   await chat.send(before.ask);
-  const button = page.locator(buttonsOf(before)).filter({ hasText: before.button }).first();
+  const button = page.locator(buttonsOf(before)).filter({ hasText: before.button ?? "" }).first();
   await button.click({ timeout: 60_000 });
   await page.locator('[data-testid^="message-by-index"]').getByText(before.reply).first().waitFor({ timeout: 60_000 });
 }
@@ -120,16 +132,22 @@ export async function measureItemCosts(browser: Browser, runs: number, names = O
   // The booking agent behind the real middleware, and a demo page on it, only when its turn is measured.
   const agent = names.includes("middlewareForm") ? await serveFramework("a2ui") : undefined;
   const a2uiDemo = agent && (await startWebDemo(agent.url));
+  // The MCP Apps demo (its servers, the agent behind the middleware, the sandbox), likewise.
+  const apps = names.includes("mcpApp") ? await serveMcpAppsDemo() : undefined;
+  const appsDemo = apps && (await startWebDemo(apps.url, undefined, { MCP_SANDBOX_URL: apps.sandboxUrl }));
   const scriptedDemo = await startWebDemo();
+  const urlOf = (name: ItemTurnName) => (name === "middlewareForm" ? a2uiDemo!.url : name === "mcpApp" ? appsDemo!.url : scriptedDemo.url);
   const measured = Object.fromEntries(names.map((name) => [name, [] as ItemCostRun[]])) as Record<ItemTurnName, ItemCostRun[]>;
   try {
     for (let run = 0; run < runs; run++) {
-      for (const name of names) measured[name].push(await measureTurn(browser, name === "middlewareForm" ? a2uiDemo!.url : scriptedDemo.url, ITEM_TURNS[name]));
+      for (const name of names) measured[name].push(await measureTurn(browser, urlOf(name), ITEM_TURNS[name]));
     }
     return measured;
   } finally {
     await scriptedDemo.close();
     await a2uiDemo?.close();
     await agent?.close();
+    await appsDemo?.close();
+    await apps?.close();
   }
 }

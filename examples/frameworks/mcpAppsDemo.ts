@@ -5,7 +5,7 @@
  *
  * serves the official example server `@modelcontextprotocol/server-basic-vanillajs` (a child process) and a hostile
  * probe app (probeAppServer.ts), a scripted agent behind `@ag-ui/mcp-apps-middleware` with both, the demo page on one
- * loopback origin and the sandbox proxy (`src/mcp-apps/sandbox.html`, as it ships) on another. Ask "What time is it?":
+ * loopback origin (127.0.0.1) and the sandbox proxy (`src/mcp-apps/sandbox.html`, as it ships) on another (localhost). Ask "What time is it?":
  * the app shows, its "Get Server Time" calls the server, its "Send Message" asks the agent. "probe <url>" runs the
  * probe against that URL.
  */
@@ -57,7 +57,11 @@ export interface McpAppsDemo {
   close(): Promise<void>;
 }
 
-/** Serves the sandbox proxy page as it ships, a static file, on 127.0.0.1 (an ephemeral port: an origin of its own). */
+/**
+ * Serves the sandbox proxy page as it ships, a static file, on 127.0.0.1, an ephemeral port, and names it by
+ * `localhost`: another origin than the page's (on 127.0.0.1), and another site too, as another host name is in a
+ * deployment, so the browser runs the app in a process of its own as it would there.
+ */
 async function serveSandbox(): Promise<{ url: string; close(): Promise<void> }> {
   const page = await readFile(join(__dirname, "../../src/mcp-apps/sandbox.html"));
   const server = createServer((request, response) => {
@@ -67,7 +71,7 @@ async function serveSandbox(): Promise<{ url: string; close(): Promise<void> }> 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/sandbox.html`,
+    url: `http://localhost:${port}/sandbox.html`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

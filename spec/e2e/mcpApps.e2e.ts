@@ -82,7 +82,8 @@ describe.each([
 describe("a hostile MCP App, in Chromium", () => {
   it("reaches nothing of the page: no cookies, DOM, storage, fetch, top navigation, spoofed message or model-only tool", async () => {
     const { page, send } = await browsing.open("", async (page) => {
-      await page.context().addCookies([{ name: "session", value: "secret", url: "http://127.0.0.1/" }]);
+      // On both hosts: the page's and the sandbox's (a cookie is the host's, whatever its port).
+      await page.context().addCookies(["http://127.0.0.1/", "http://localhost/"].map((url) => ({ name: "session", value: "secret", url })));
     });
     const warnings: string[] = [];
     page.on("console", (message) => message.type() === "warning" && warnings.push(message.text()));
