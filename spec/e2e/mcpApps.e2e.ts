@@ -79,6 +79,30 @@ describe.each([
   });
 });
 
+describe("an MCP App's link, in Chromium", () => {
+  it("opens only once the person agrees in the tile, in a new tab without the page as its opener", async () => {
+    const { page, send } = await browsing.open();
+    await send("What time is it?");
+    const app = await appFrame(page);
+    await app.locator("#server-time").filter({ hasText: /\d{4}-\d\d-\d\dT/ }).waitFor();
+    const popups: string[] = [];
+    page.context().on("page", (opened) => popups.push(opened.url()));
+    await app.locator("#open-link-btn").click();
+    const prompt = tile(page).locator(".cagr-mcp-app-prompt");
+    await prompt.getByText("https://modelcontextprotocol.io/").waitFor();
+    await screenshot(page, "mcp-app-link");
+    await prompt.getByRole("button", { name: "Cancel" }).click();
+    await prompt.waitFor({ state: "hidden" });
+    expect(popups).toEqual([]);
+    await app.locator("#open-link-btn").click();
+    const opened = page.context().waitForEvent("page");
+    await prompt.getByRole("button", { name: "Open" }).click();
+    const tab = await opened;
+    expect(await tab.evaluate(() => window.opener)).toBeNull();
+    await tab.close();
+  });
+});
+
 describe("a hostile MCP App, in Chromium", () => {
   it("reaches nothing of the page: no cookies, DOM, storage, fetch, top navigation, spoofed message or model-only tool", async () => {
     const { page, send } = await browsing.open("", async (page) => {
