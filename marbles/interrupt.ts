@@ -30,14 +30,14 @@ export default {
     values: {
       P: carbon.options("r1", { chain_of_thought: [{ tool_name: "delete_files", status: "processing" }] }),
       Q: carbon.options("r1", { chain_of_thought: [{ tool_name: "delete_files", status: "processing", request: { args: { paths: ["a", "b", "c"] } } }] }),
-      // The call waits for the person's decision: its step stays processing, described so (see toolCallSteps).
-      S: carbon.options("r1", { chain_of_thought: [{ tool_name: "delete_files", status: "processing", request: { args: { paths: ["a", "b", "c"] } }, description: "Waiting for a decision" }] }),
+      // The call waits for the person's decision: its step says so, not spinning (its message cannot change later; see toolCallSteps).
+      S: carbon.options("r1", { chain_of_thought: [{ tool_name: "delete_files", status: "success", request: { args: { paths: ["a", "b", "c"] } }, description: "Waiting for a decision" }] }),
       c: { complete_item: approve, streaming_metadata: { response_id: "r1" } },
       f: {
         final_response: {
           id: "r1",
           output: { generic: [approve] },
-          message_options: { chain_of_thought: [{ tool_name: "delete_files", status: "processing", request: { args: { paths: ["a", "b", "c"] } }, description: "Waiting for a decision" }] },
+          message_options: { chain_of_thought: [{ tool_name: "delete_files", status: "success", request: { args: { paths: ["a", "b", "c"] } }, description: "Waiting for a decision" }] },
         },
       },
     },

@@ -98,7 +98,7 @@ describe("an approval requested on the tool server in the run, which the AG-UI s
     expect(cards[0]).toMatchObject({ message: "Allow send_email?", action: "send_email", args });
     // The answer is closed when the card comes: the card is a message of its own, with the call's step waiting.
     expect(carbon.transcript()).toMatch(/Assistant: I asked for it\.\nAssistant: \[decision card: Allow send_email\?\]/);
-    expect(carbon.transcript()).toContain("send_email (processing)");
+    expect(carbon.transcript()).toContain("send_email (success)");
     await adapter.respondToInterrupt({ type: "approve" }, carbon);
     expect(server.toolRuns("send_email")).toBe(1);
     expect(inputs).toHaveLength(2);

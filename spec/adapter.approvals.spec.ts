@@ -80,7 +80,7 @@ const lastToolResult = (input: RunAgentInput) => input.messages.filter((message)
 describe("a tool server's approval, decided in the chat", () => {
   it("waits as a decision card: the step waits for approval, the pending interrupt names the approval, and an edit is checked against the tool's input schema", async () => {
     const { adapter, carbon } = await askedToSend();
-    expect(carbon.transcript()).toContain("send_email (processing)");
+    expect(carbon.transcript()).toContain("send_email (success)");
     expect(carbon.transcript()).toContain("[decision card: Allow send_email?");
     const [pending] = adapter.pendingInterrupts;
     expect(approvalIdOf(pending!.interrupt)).toMatch(/^apr_/);

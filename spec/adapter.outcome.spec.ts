@@ -104,7 +104,7 @@ describe("a declared tool without a handler", () => {
     const { adapter, inputs } = adapterWith([asks], { tools: [pickColor] });
     const carbon = new CarbonRecorder();
     await adapter.sendMessage(request("Pick one"), sendOptions(), carbon);
-    expect(carbon.transcript()).toContain("pick_color (processing)");
+    expect(carbon.transcript()).toContain("pick_color (success)");
     expect(carbon.transcript()).toContain("[decision card:");
     expect(adapter.pendingInterrupts.map((entry) => entry.interrupt.toolCallId)).toEqual(["call-1"]);
 

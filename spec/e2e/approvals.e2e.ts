@@ -38,10 +38,10 @@ describe.each([
     await page.waitForTimeout(300); // the screenshot is for people
     await page.screenshot({ path: join(SCREENSHOTS, `approval-card-${slug}.png`) });
 
-    // The step waits for approval (inside the answer's chain of thought).
+    // The step waits for approval, not spinning (inside the answer's chain of thought; Carbon draws it as succeeded).
     await messages(page).getByText("How did I get this answer?").click();
     await messages(page).getByText("1: send_email").click();
-    await messages(page).getByLabel("Processing").waitFor();
+    await messages(page).getByLabel("Succeeded").waitFor();
     await messages(page).getByText("Waiting for approval").waitFor();
     await messages(page).getByText("How did I get this answer?").click();
     // The chain of thought folded away (Carbon animates it, and the card moves with it) before the card is clicked.
@@ -66,6 +66,6 @@ describe.each([
     // The answer's own chain of thought: the call, now with the tool's result.
     await messages(page).getByText("How did I get this answer?").last().click();
     await messages(page).getByText("1: send_email").last().click();
-    await messages(page).getByLabel("Succeeded").waitFor();
+    await messages(page).getByLabel("Succeeded").last().waitFor();
   });
 });

@@ -44,13 +44,13 @@ async function askForMeeting(chat: ChatPage): Promise<{ card: Locator; toolCallI
   return { card, toolCallId };
 }
 
-/** The proposal's step, opened in its chain of thought: still processing, waiting for the person (Carbon shows a step's description inside it). */
+/** The proposal's step, opened in its chain of thought: waiting for the person, not spinning (Carbon shows a step's description inside it, and draws the step as succeeded). */
 async function expectStepWaiting(page: Page) {
   // The answer's text and its chain of thought are items of their own in Carbon's list of messages.
   await messages(page).getByText("I'll book it once you have checked it.").waitFor();
   await messages(page).getByText("How did I get this answer?").click();
   await messages(page).getByText("1: schedule_meeting").click();
-  await messages(page).getByLabel("Processing").waitFor();
+  await messages(page).getByLabel("Succeeded").waitFor();
   await messages(page).getByText("Waiting for your answer").waitFor();
   // Closed again, so that what follows shows beside the card.
   await messages(page).getByText("How did I get this answer?").click();
@@ -121,7 +121,7 @@ describe.each([
     // The answer shows the answered call first: its step has the answer as its result.
     await messages(page).getByText("How did I get this answer?").last().click();
     await messages(page).getByText("1: schedule_meeting").last().click();
-    await messages(page).getByLabel("Succeeded").waitFor();
+    await messages(page).getByLabel("Succeeded").last().waitFor();
   });
 });
 

@@ -74,7 +74,7 @@ describe("a tool server's approval with an AI SDK agent in CopilotKit's runtime"
   it("waits as a card: the step waits for approval, the run is the AG-UI run, and nothing ran yet", async () => {
     const person = await askedToSend();
     const transcript = person.carbon.transcript();
-    expect(transcript).toContain("send_email (processing)");
+    expect(transcript).toContain("send_email (success)");
     expect(transcript).toContain("[decision card: Allow send_email?");
     expect(transcript).toContain("needs a reviewer's approval");
     const [pending] = person.adapter.pendingInterrupts;

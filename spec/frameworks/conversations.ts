@@ -235,7 +235,7 @@ export function describeConversations(framework: Framework): void {
       expect(await chat.decide("approve")).toBeUndefined();
       expect(await chat.say("Thanks")).toBeUndefined();
       // CopilotKit's interrupt carries its own message; Mastra's says it in the suspend payload, and Mastra streams no events for the suspended call (no step).
-      const asked = framework === "CopilotKit" ? ["[decision card: Delete these files?]", "  How did I get this answer? delete_files (processing)"] : ["[decision card: Delete the files matching *.tmp?]"];
+      const asked = framework === "CopilotKit" ? ["[decision card: Delete these files?]", "  How did I get this answer? delete_files (success)"] : ["[decision card: Delete the files matching *.tmp?]"];
       expect(chat.carbon.transcript()).toBe(
         [
           "You: Delete my temp files",

@@ -106,7 +106,7 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
       const chat = newChat();
       expect(await chat.say("Delete my temp files")).toBeUndefined();
       expect(chat.carbon.transcript()).toBe(
-        ["You: Delete my temp files", "Assistant: I need your approval first.", "[decision card: Delete the files matching *.tmp?]", "  How did I get this answer? delete_files (processing)"].join("\n"),
+        ["You: Delete my temp files", "Assistant: I need your approval first.", "[decision card: Delete the files matching *.tmp?]", "  How did I get this answer? delete_files (success)"].join("\n"),
       );
       const [pending] = chat.adapter.pendingInterrupts;
       await expectSameHistory(chat);
@@ -135,8 +135,8 @@ describe("LangGraph (a LangGraph.js graph behind the LangGraph API server, throu
     // The chain of thought shows both calls, as the snapshot has them, each waiting for its decision.
     const steps = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? (chunk.final_response.message_options?.chain_of_thought ?? []) : []));
     expect(steps.map((step) => [step.tool_name, step.request?.args, step.status, step.description])).toEqual([
-      ["delete_files", { pattern: "*.tmp" }, "processing", "Waiting for a decision"],
-      ["send_email", { to: "team@example.com" }, "processing", "Waiting for a decision"],
+      ["delete_files", { pattern: "*.tmp" }, "success", "Waiting for a decision"],
+      ["send_email", { to: "team@example.com" }, "success", "Waiting for a decision"],
     ]);
     const [first, second] = chat.adapter.pendingInterrupts.map(({ interrupt }) => interrupt);
     const deletion = [first, second].find((interrupt) => interrupt?.message?.startsWith("Delete"));

@@ -62,12 +62,19 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     expect(errors).toEqual([]);
   }, 60_000);
 
-  it("names the worker that asks on its card; approved, the worker goes on in its own step and nothing it said shows again", async () => {
+  it("names the worker that asks on its card, its steps waiting without spinning; approved, the worker goes on in its own step and nothing it said shows again", async () => {
     const { chat, errors } = teamChat(undefined, "ops");
     expect(await chat.say("Please delete my temp files")).toBeUndefined();
     expect(chat.carbon.transcript()).toBe(
-      "You: Please delete my temp files\nAssistant: [decision card from cleaner: Delete the files matching *.tmp?]\n  How did I get this answer? transfer_to_cleaner (success), cleaner (processing), cleaner: delete_files (processing)",
+      "You: Please delete my temp files\nAssistant: [decision card from cleaner: Delete the files matching *.tmp?]\n  How did I get this answer? transfer_to_cleaner (success), cleaner (success), cleaner: delete_files (success)",
     );
+    // The run ended on the interrupt: its message cannot change, so the steps it holds wait without spinning.
+    const asked = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response.message_options?.chain_of_thought ?? []] : [])).at(-1)!;
+    expect(asked.map(({ title, tool_name, description }) => [title ?? tool_name, description])).toEqual([
+      ["transfer_to_cleaner", undefined],
+      ["cleaner", "Waiting for an answer"],
+      ["cleaner: delete_files", "Waiting for a decision"],
+    ]);
     expect(await chat.decide("approve")).toBeUndefined();
     await waitUntil(() => chat.carbon.transcript().includes("Final answer") && chat.carbon.waitingForFinal.length === 0, 30_000);
     // The resume begins inside the cleaner (its tool), before the supervisor speaks: the cleaner's words are its step's, the supervisor's the answer.

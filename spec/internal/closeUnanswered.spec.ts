@@ -60,8 +60,8 @@ describe("fatesAtFinish", () => {
 describe("closedStep", () => {
   const step: CarbonChainOfThoughtStep = { tool_name: "paint", status: "processing", request: { args: {} } };
   it("shows each fate", () => {
-    expect(closedStep(step, { status: "held" })).toEqual({ ...step, description: AWAITING_DECISION });
-    expect(closedStep(step, { status: "handedOver", byPerson: true })).toEqual({ ...step, description: AWAITING_ANSWER });
+    expect(closedStep(step, { status: "held" })).toEqual({ ...step, status: "success", description: AWAITING_DECISION });
+    expect(closedStep(step, { status: "handedOver", byPerson: true })).toEqual({ ...step, status: "success", description: AWAITING_ANSWER });
     expect(closedStep(step, { status: "handedOver", byPerson: false })).toEqual({ ...step, status: "success" });
     expect(closedStep(step, { status: "failed", why: NO_CLIENT_TOOL })).toEqual({ ...step, status: "failure", response: { content: NO_CLIENT_TOOL } });
   });

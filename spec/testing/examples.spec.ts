@@ -36,7 +36,7 @@ describe("docs/testing.md", () => {
       await adapter.respondToInterrupt({ type: "approve" }, chat);
 
       expect(agent.inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "resolved", payload: { approved: true } }]);
-      expect(chat.transcript()).toBe(["Assistant: [decision card: Send this email?]", "  How did I get this answer? send_email (processing)", "Assistant: Sent."].join("\n"));
+      expect(chat.transcript()).toBe(["Assistant: [decision card: Send this email?]", "  How did I get this answer? send_email (success)", "Assistant: Sent."].join("\n"));
     } finally {
       await agent.close();
     }

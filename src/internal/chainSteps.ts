@@ -52,6 +52,18 @@ export class ChainSteps {
   }
 }
 
+/**
+ * A step that waits for the person (a decision, an answer, an approval) once
+ * its run has gone as far as it can: `description` says what it waits for.
+ * It does not spin: Carbon cannot change a finished message's steps, so a
+ * spinner would go on after the person answered (the answer comes with the
+ * next run's message). Carbon 1.9.1 draws a step as processing, failed or
+ * succeeded only; it shows this one as succeeded: the step did its part.
+ */
+export function waitingStep(step: CarbonChainOfThoughtStep, description: string): CarbonChainOfThoughtStep {
+  return { ...step, status: "success", description };
+}
+
 /** The key of a tool call's step. */
 export const toolStepKey = (toolCallId: string) => `tool:${toolCallId}`;
 

@@ -1,7 +1,7 @@
 import type { RunFinishedOutcome } from "@ag-ui/core";
 import type { CarbonChainOfThoughtStep } from "../carbon";
 import type { PipelineElement } from "../instructions";
-import type { ChainSteps } from "./chainSteps";
+import { waitingStep, type ChainSteps } from "./chainSteps";
 import type { ToolCallsInProgress } from "./toolCallsInProgress";
 
 /** What the step of a call left without a result says; the chat's answer to one a successful run left it without naming it (see `fatesAtFinish`). */
@@ -82,14 +82,14 @@ export function fatesAtFinish(outcome: RunFinishedOutcome | undefined, { clientT
 export const failsWithoutResult: FateOf = () => WITHOUT_RESULT;
 
 /**
- * How the step of a call shows its fate: held, it stays processing, described
- * as waiting for a decision; handed over, `"success"` (the call was made; the
- * client answers it at once), or processing and described as waiting for the
- * person's answer; failed, `"failure"` with its result as the response.
+ * How the step of a call shows its fate: held, it waits for a decision
+ * (`waitingStep`); handed over, `"success"` (the call was made; the client
+ * answers it at once), or waiting for the person's answer; failed,
+ * `"failure"` with its result as the response.
  */
 export function closedStep(step: CarbonChainOfThoughtStep, fate: Fate): CarbonChainOfThoughtStep {
-  if (fate.status === "held") return { ...step, description: AWAITING_DECISION };
-  if (fate.status === "handedOver") return fate.byPerson ? { ...step, description: AWAITING_ANSWER } : { ...step, status: "success" };
+  if (fate.status === "held") return waitingStep(step, AWAITING_DECISION);
+  if (fate.status === "handedOver") return fate.byPerson ? waitingStep(step, AWAITING_ANSWER) : { ...step, status: "success" };
   return { ...step, response: { content: fate.why }, status: "failure" };
 }
 

@@ -88,10 +88,10 @@ describe("subagentSteps", () => {
       expectObservable(cold("-S----F----T----U----R----|", values).pipe(subagentSteps())).toBe("-(aS)-(bF)-(cT)-(dU)-(eR)-|", {
         ...values,
         a: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "processing" })),
-        b: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "processing", description: SUBAGENT_WAITING })),
+        b: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "success", description: SUBAGENT_WAITING })),
         c: steps(change("subagent:s2", { title: "b", tool_name: "b", status: "processing" })),
         d: steps(change("subagent:s3", { title: "c", tool_name: "c", status: "processing" })),
-        e: steps(change("subagent:s2", { title: "b", tool_name: "b", status: "processing", description: SUBAGENT_WAITING }), change("subagent:s3", { title: "c", tool_name: "c", status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
+        e: steps(change("subagent:s2", { title: "b", tool_name: "b", status: "success", description: SUBAGENT_WAITING }), change("subagent:s3", { title: "c", tool_name: "c", status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
       });
     });
   });

@@ -168,7 +168,7 @@ describe("toolCallSteps", () => {
     }
   });
 
-  it("shows a call an interrupt holds as waiting for a decision (still processing), with no result in the history", () => {
+  it("shows a call an interrupt holds as waiting for a decision (no longer spinning: its message cannot change), with no result in the history", () => {
     const finished = ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t1" }] } });
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----E----F----|", elements({ S: start("t1", "delete_files"), E: ev.toolEnd("t1"), F: finished }));
@@ -176,7 +176,7 @@ describe("toolCallSteps", () => {
         s: chain({ tool_name: "delete_files", status: "processing" }),
         e: chain({ tool_name: "delete_files", status: "processing", request: { args: {} } }),
         h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "delete_files", "")] } },
-        f: chain({ tool_name: "delete_files", status: "processing", request: { args: {} }, description: AWAITING_DECISION }),
+        f: chain({ tool_name: "delete_files", status: "success", request: { args: {} }, description: AWAITING_DECISION }),
         F: finished as PipelineElement,
       });
     });
@@ -189,7 +189,7 @@ describe("toolCallSteps", () => {
         s: chain({ tool_name: "pick_color", status: "processing" }),
         e: chain({ tool_name: "pick_color", status: "processing", request: { args: {} } }),
         h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "pick_color", "")] } },
-        f: chain({ tool_name: "pick_color", status: "processing", request: { args: {} }, description: AWAITING_ANSWER }),
+        f: chain({ tool_name: "pick_color", status: "success", request: { args: {} }, description: AWAITING_ANSWER }),
         F: ev.runFinished() as PipelineElement,
       });
     });
@@ -235,7 +235,7 @@ describe("toolCallSteps", () => {
         s: chain({ tool_name: "send_email", status: "processing" }),
         e: chain({ tool_name: "send_email", status: "processing", request: { args: {} } }),
         h: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "send_email", "")] } },
-        w: chain({ tool_name: "send_email", status: "processing", request: { args: {} }, description: AWAITING_APPROVAL }),
+        w: chain({ tool_name: "send_email", status: "success", request: { args: {} }, description: AWAITING_APPROVAL }),
         r: { kind: "history.message", message: { id: "r-t1", role: "tool", toolCallId: "t1", content: '{"pending_approval":"apr_1"}' } },
         F: ev.runFinished() as PipelineElement,
       });
@@ -392,7 +392,7 @@ describe("toolCallSteps", () => {
         c: chain(deletion, email),
         M: snapshot as PipelineElement,
         N: snapshot as PipelineElement,
-        f: chain({ ...deletion, description: AWAITING_DECISION }, { ...email, description: AWAITING_DECISION }),
+        f: chain({ ...deletion, status: "success", description: AWAITING_DECISION }, { ...email, status: "success", description: AWAITING_DECISION }),
         F: finished as PipelineElement,
       });
     });

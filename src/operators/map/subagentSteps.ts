@@ -3,10 +3,10 @@ import type { MonoTypeOperatorFunction } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../carbon";
 import { isEventOfType, type PipelineElement } from "../../instructions";
 import { createOperator } from "../fusion";
-import { ChainSteps, subagentStepKey, toolStepKey } from "../../internal/chainSteps";
+import { ChainSteps, subagentStepKey, toolStepKey, waitingStep } from "../../internal/chainSteps";
 import { SubagentTitles } from "../../internal/subagentTitles";
 
-/** The description of a subagent's step that waits for the person (its SUBAGENT_FINISHED said `suspended`). */
+/** The description of a subagent's step that waits for the person (its SUBAGENT_FINISHED said `suspended`, or an interrupt of the run's outcome is its own). */
 export const SUBAGENT_WAITING = "Waiting for an answer";
 /** The response of a subagent's step the run left open. */
 export const SUBAGENT_UNFINISHED = "The subagent ended without finishing";
@@ -27,8 +27,8 @@ interface Invocation {
  * (`parentSubagentRunId`), else last. What it says (`subagent.said`, from
  * `textMessages()` and `reasoningSteps()`: its reasoning as a quote, its
  * text as markdown) becomes the step's response, and its `result` when it
- * said nothing. SUBAGENT_FINISHED makes the step a success, or leaves it
- * processing, waiting for an answer, when `suspended`; SUBAGENT_ERROR fails
+ * said nothing. SUBAGENT_FINISHED makes the step a success, or waiting for
+ * an answer (`waitingStep`: not spinning) when `suspended`; SUBAGENT_ERROR fails
  * it with its message, and the turn goes on. A run that fails, is stopped or
  * breaks off fails the steps still open; at RUN_FINISHED an open one waits
  * when an interrupt of the run's outcome is its own, else fails.
@@ -83,7 +83,8 @@ export function subagentSteps(): MonoTypeOperatorFunction<PipelineElement> {
           if (invocation?.open) {
             const { result, outcome } = element;
             const response = invocation.said.length > 0 || result === undefined ? {} : { response: { content: result } };
-            close(invocation, outcome?.type === "suspended" ? { ...response, description: SUBAGENT_WAITING } : { ...response, status: "success" });
+            if (outcome?.type === "suspended") close(invocation, waitingStep({ ...chain.at(invocation.key)!, ...response }, SUBAGENT_WAITING));
+            else close(invocation, { ...response, status: "success" });
           }
         } else if (isEventOfType(element, EventType.SUBAGENT_ERROR)) {
           const invocation = invocations.get(element.subagentRunId);
@@ -94,7 +95,7 @@ export function subagentSteps(): MonoTypeOperatorFunction<PipelineElement> {
           chain.batch(() => {
             for (const [subagentRunId, invocation] of invocations) {
               if (!invocation.open) continue;
-              if (asking.has(subagentRunId)) update(invocation, { description: SUBAGENT_WAITING });
+              if (asking.has(subagentRunId)) update(invocation, waitingStep(chain.at(invocation.key)!, SUBAGENT_WAITING));
               else fail(invocation, SUBAGENT_UNFINISHED);
             }
           });

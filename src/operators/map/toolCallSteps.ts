@@ -4,7 +4,7 @@ import type { CarbonItem } from "../../carbon";
 import { AgUiInvalidItemError } from "../../errors";
 import { isEventOfType, type PipelineElement } from "../../instructions";
 import { createOperator } from "../fusion";
-import { ChainSteps, subagentStepKey, toolStepKey } from "../../internal/chainSteps";
+import { ChainSteps, subagentStepKey, toolStepKey, waitingStep } from "../../internal/chainSteps";
 import { pendingApprovalOf } from "../../hitl";
 import { AWAITING_APPROVAL, closeUnanswered, failsWithoutResult, fatesAtFinish } from "../../internal/closeUnanswered";
 import { isErrorResult } from "../../internal/errorResult";
@@ -73,16 +73,15 @@ export interface ToolCallStepsOptions extends CarbonItemsOptions {
  * into its first): a step gets the snapshot's arguments, a call the run did
  * not stream gets a step of its own.
  *
- * No step is left processing once the run has ended, but for a call that
- * waits for a person. At RUN_FINISHED a call still without a result is:
+ * No step is left processing once the run has ended: Carbon cannot change a
+ * finished message's steps, so a step that waits for the person says so
+ * without spinning (`waitingStep`). At RUN_FINISHED a call still without a result is:
  * - handed over, on a successful run, when its outcome names it
  *   (`pendingToolCallIds`) or it calls one of `clientTools`: its answer comes
  *   with the run that follows.
  *   Its step shows `"success"` (the call was made; the client answers it at
- *   once), or, for one of `askedTools`, stays processing, described as
- *   waiting for the person's answer;
- * - held when an interrupt names it: its step stays processing, described as
- *   waiting for a decision;
+ *   once), or, for one of `askedTools`, waits for the person's answer;
+ * - held when an interrupt names it: its step waits for a decision;
  * - failed otherwise: `"failure"`, with the response "The tool call ended
  *   without a result". The call is the agent's, and the history keeps it as
  *   the agent left it, with no result (as `@ag-ui/client` does): the chat
@@ -127,7 +126,7 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
       const call = calls.answer(toolCallId, approvalId);
       // An error the result holds fails the step; the history keeps the result as the agent sent it.
       const status = failed || isErrorResult(content) ? "failure" : "success";
-      if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status } : { ...chain.at(call.step)!, description: AWAITING_APPROVAL });
+      if (call) chain.set(call.step, approvalId === undefined ? { ...chain.at(call.step)!, response: { content }, status } : waitingStep(chain.at(call.step)!, AWAITING_APPROVAL));
       return failed;
     };
     const breakOff = () => {
