@@ -121,7 +121,7 @@ describe("createMcpApp without a usable sandbox", () => {
     };
     const app = createMcpApp(window.document, data, { instance: { send: async () => undefined } as never, adapter: adapter as never, sandboxUrl: "https://apps-sandbox.example.com/sandbox.html" });
     window.document.body.append(app.element);
-    for (let turn = 0; turn < 10 && !app.element.querySelector("iframe"); turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (let turn = 0; turn < 10 && !app.element.querySelector("iframe")?.getAttribute("src"); turn++) await new Promise((resolve) => setTimeout(resolve, 0));
     const frame = app.element.querySelector("iframe")!;
     expect(frame.getAttribute("src")).toBe("https://apps-sandbox.example.com/sandbox.html#host=https%3A%2F%2Fchat.example.com");
     expect(frame.getAttribute("sandbox")).toBe("allow-scripts allow-same-origin");

@@ -76,11 +76,13 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
   let connection: { close(): void } | undefined;
   const frame = document.createElement("iframe");
   frame.className = "cagr-mcp-app-frame";
-  frame.src = `${sandbox.href.split("#")[0]}#host=${encodeURIComponent(document.location.origin)}`;
   // The proxy keeps its own origin (not the page's), runs scripts, and may neither navigate the page nor open windows.
   frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
   frame.setAttribute("referrerpolicy", "no-referrer");
+  // In the tile from the start, at a first guess of its height, so Carbon lays the answer out once more at most (at the app's own height).
   frame.style.height = `${limits.minHeight * 3}px`;
+  frame.title = "MCP App (loading)";
+  tile.prepend(frame);
 
   const cutOff = (reason: string) => {
     connection?.close();
@@ -90,7 +92,6 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
     warn(`The MCP App was stopped: ${reason}`);
   };
   const start = async () => {
-    say("Loading the app…");
     const activity = await firstValueFrom(adapter.activity$(activityId).pipe(filter((value) => value !== undefined), take(1), map((value) => value!.content)));
     const content = mcpAppContentOf(activity);
     if (typeof content === "string") throw new AgUiMcpAppError(`The MCP App cannot be shown: ${content}`, activityId);
@@ -122,12 +123,14 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
         warn,
       },
     });
-    say("");
-    tile.prepend(frame);
+    // Listened for by now: the proxy may load.
+    frame.title = `MCP App ${content.resourceUri}`;
+    frame.src = `${sandbox.href.split("#")[0]}#host=${encodeURIComponent(document.location.origin)}`;
   };
   start().catch((error: unknown) => {
     if (stopped.signal.aborted) return;
     const problem = asCarbonAgUiError(error);
+    frame.remove();
     say(`This app could not be shown: ${problem.message}`);
     warn(problem.message);
   });
