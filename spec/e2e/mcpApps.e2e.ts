@@ -133,3 +133,14 @@ describe("a hostile MCP App, in Chromium", () => {
     await screenshot(page, "mcp-app-probe");
   });
 });
+
+describe("an MCP App that floods the page, in Chromium", () => {
+  it("is cut off with a notice in its tile, and the chat goes on", async () => {
+    const { page, send } = await browsing.open();
+    await send("probe flood");
+    await tile(page).getByText("This app was stopped: it sent more than 100 messages in a second.").waitFor();
+    expect(await tile(page).locator("iframe").count()).toBe(0);
+    await send("Still there?");
+    await messages(page).getByText("You said: Still there?").waitFor();
+  });
+});
