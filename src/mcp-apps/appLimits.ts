@@ -8,7 +8,7 @@ export interface McpAppLimits {
   maxMessageBytes: number;
   /** The largest app document its server may send. Default 5,000,000 characters. */
   maxHtmlBytes: number;
-  /** How long an app has to initialize once its document is in the sandbox. Default 10,000 ms. */
+  /** How long an app has to initialize from the moment its tile connects to the sandbox. Default 10,000 ms. */
   initTimeoutMs: number;
   /** The bounds of the height an app asks for, in pixels. Default 48 and 800. */
   minHeight: number;
