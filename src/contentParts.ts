@@ -1,4 +1,4 @@
-import type { ContentPart } from "@ag-ui/core";
+import { contentToText, type ContentPart } from "@ag-ui/core";
 
 /**
  * What a person reads of message content given as parts (AG-UI 1.0: text,
@@ -12,7 +12,7 @@ import type { ContentPart } from "@ag-ui/core";
  */
 export function describeContent(content: string | readonly ContentPart[]): string {
   if (typeof content === "string") return content;
-  const text = content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+  const text = contentToText([...content]);
   const media = content.flatMap((part) => (part.type === "text" ? [] : [`Attached ${describePart(part)}`]));
   return [...(text === "" ? [] : [text]), ...media].join("\n");
 }

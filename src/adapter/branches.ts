@@ -1,3 +1,4 @@
+import { contentToText } from "@ag-ui/core";
 import { BehaviorSubject, type Observable } from "rxjs";
 import type { CarbonEditInstance, CarbonVersionsInstance } from "../carbon";
 import { AgUiEditError, CarbonAgUiError } from "../errors";
@@ -63,7 +64,7 @@ export class Branches {
     if (question instanceof AgUiEditError) throw question;
     this.host.follow(instance);
     const { content } = question.act.message;
-    const text = typeof content === "string" ? content : content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    const text = contentToText(content);
     instance.input.updateRawValue(() => text);
     this.editing.next(requestId);
   }

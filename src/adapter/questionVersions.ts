@@ -1,3 +1,4 @@
+import { contentToText } from "@ag-ui/core";
 import { distinctUntilChanged, map, merge, switchMap, type Observable } from "rxjs";
 import type { CarbonEditInstance } from "../carbon";
 import { AgUiEditError } from "../errors";
@@ -41,7 +42,7 @@ export function questionsState(thread: Thread, editing: string | undefined): Que
   const canEdit = thread.conversation.pendingInterrupts.length === 0 && !runGoing(thread);
   return questionsOf(thread.log.data, thread.branch()).map(({ question, versions, index, responseId }) => {
     const { id, content } = question.act.message;
-    const text = typeof content === "string" ? content : content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    const text = contentToText(content);
     return { requestId: id, text, ...(responseId !== undefined && { responseId }), index, count: versions.length, canEdit, editing: id === editing };
   });
 }
