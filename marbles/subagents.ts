@@ -6,12 +6,15 @@ import type { MarbleScenario } from "./scenario";
 
 const delegating: CarbonChainOfThoughtStep = { tool_name: "delegate", status: "processing" };
 const delegated: CarbonChainOfThoughtStep = { ...delegating, request: { args: {} } };
-const researching: CarbonChainOfThoughtStep = { title: "researcher", tool_name: "researcher", status: "processing" };
+// The call that started the researcher reads as a handoff to it (the critic it started next leaves it so).
+const handingOff: CarbonChainOfThoughtStep = { ...delegated, title: "Handing off to researcher" };
+// A subagent its start does not describe is described as a worker (Carbon labels its tool_name "Tool").
+const researching: CarbonChainOfThoughtStep = { title: "researcher", tool_name: "researcher", description: "Worker", status: "processing" };
 const noted: CarbonChainOfThoughtStep = { ...researching, response: { content: "Tides follow the moon." } };
 const researched: CarbonChainOfThoughtStep = { ...noted, status: "success" };
-const checking: CarbonChainOfThoughtStep = { title: "critic", tool_name: "critic", status: "processing" };
+const checking: CarbonChainOfThoughtStep = { title: "critic", tool_name: "critic", description: "Worker", status: "processing" };
 const failed: CarbonChainOfThoughtStep = { ...checking, status: "failure", response: { content: "timed out" } };
-const answered: CarbonChainOfThoughtStep = { ...delegated, response: { content: "notes" }, status: "success" };
+const answered: CarbonChainOfThoughtStep = { ...handingOff, response: { content: "notes" }, status: "success" };
 const steps = (...chain: CarbonChainOfThoughtStep[]): CarbonStreamChunk => carbon.options("r1", { chain_of_thought: chain });
 
 export default {
@@ -42,15 +45,16 @@ export default {
     },
   },
   chunks: {
-    marble: "--O-P-Q-----N-D-K-L-M---B-C-(f|)",
+    marble: "--O-P-(qQ)--N-D-K-L-M---B-C-(f|)",
     values: {
       O: steps(delegating),
       P: steps(delegated),
-      Q: steps(delegated, researching),
-      N: steps(delegated, noted),
-      D: steps(delegated, researched),
-      K: steps(delegated, researched, checking),
-      L: steps(delegated, researched, failed),
+      q: steps(delegated, researching),
+      Q: steps(handingOff, researching),
+      N: steps(handingOff, noted),
+      D: steps(handingOff, researched),
+      K: steps(handingOff, researched, checking),
+      L: steps(handingOff, researched, failed),
       M: steps(answered, researched, failed),
       B: carbon.partialText("r1", OPTIONS_CARRIER_ID, "The moon."),
       C: carbon.completeText("r1", OPTIONS_CARRIER_ID, "The moon."),

@@ -7,7 +7,7 @@ export { sharedState } from "./operators/map/sharedState";
 export { predictState, type PredictStateOptions, type StatePrediction } from "./operators/map/predictState";
 export { textMessages } from "./operators/map/textMessages";
 export { reasoningSteps } from "./operators/map/reasoningSteps";
-export { subagentSteps, SUBAGENT_UNFINISHED, SUBAGENT_WAITING } from "./operators/map/subagentSteps";
+export { subagentSteps, SUBAGENT_UNFINISHED, SUBAGENT_WAITING, SUBAGENT_WORKER } from "./operators/map/subagentSteps";
 export { toolCallSteps, type AgUiToolCall, type ToolCallStepsOptions } from "./operators/map/toolCallSteps";
 export { chainOfThought } from "./operators/map/chainOfThought";
 export { A2UI_SURFACE, a2uiSurfaces, type A2uiSurfaceData, type A2uiSurfacesOptions, type A2uiUserAction } from "./operators/map/a2uiSurfaces";

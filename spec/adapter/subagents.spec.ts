@@ -46,7 +46,7 @@ describe("a supervisor and its subagents, over SSE through HttpAgent", () => {
         `Assistant: ${SUPERVISOR.opening}`,
         SUPERVISOR.answer,
         "(250 tokens (200 in, 50 out))",
-        "  How did I get this answer? delegate_research (success), researcher (success), researcher: search (success), fact_checker (failure)",
+        "  How did I get this answer? Handing off to researcher (success), researcher (success), researcher: search (success), fact_checker (failure)",
       ].join("\n"),
     );
     const [final] = finals(carbon);

@@ -29,7 +29,7 @@ describe.each([
     expect((await answer.allInnerTexts()).join("\n")).not.toContain(SUPERVISOR.notes);
 
     await answer.getByText("How did I get this answer?").click();
-    for (const label of ["1: delegate_research", "2: researcher", "3: researcher: search", "4: fact_checker"]) await answer.getByText(label, { exact: true }).waitFor();
+    for (const label of ["1: Handing off to researcher", "2: researcher", "3: researcher: search", "4: fact_checker"]) await answer.getByText(label, { exact: true }).waitFor();
     await answer.getByText("4: fact_checker", { exact: true }).click();
     await answer.getByText(`${SUPERVISOR.checkerFailure} (BUDGET_EXCEEDED)`).waitFor();
     await answer.getByLabel("Failed").waitFor();

@@ -29,8 +29,17 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     const { chat, errors, inputs } = teamChat();
     expect(await chat.say("Why are there tides?")).toBeUndefined();
     expect(chat.carbon.transcript()).toBe(
-      "You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? transfer_to_researcher (success), researcher (success), researcher: search (success), transfer_to_writer (success), writer (success)",
+      "You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? Handing off to researcher (success), researcher (success), researcher: search (success), Handing off to writer (success), writer (success)",
     );
+    // Carbon labels a step's tool_name "Tool": the handoff says what it is in its title, the worker's step in its description.
+    const final = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response] : [])).at(-1)!;
+    expect(final.message_options!.chain_of_thought!.map(({ title, tool_name, description }) => [title, tool_name, description])).toEqual([
+      ["Handing off to researcher", "transfer_to_researcher", undefined],
+      ["researcher", "researcher", "Worker"],
+      ["researcher: search", "search", undefined],
+      ["Handing off to writer", "transfer_to_writer", undefined],
+      ["writer", "writer", "Worker"],
+    ]);
     // The next turn: the handoff the bridge announces again is the call already known, and the history is the graph's.
     expect(await chat.say("Why twice a day?")).toBeUndefined();
     const { values } = await langGraphClient(server.url).threads.getState<{ messages?: { id?: string }[] }>(chat.adapter.threadId);
@@ -43,7 +52,7 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
   it("hides the workers' words and calls when hidden, their steps kept", async () => {
     const { chat, errors } = teamChat("hidden");
     expect(await chat.say("Why are there tides?")).toBeUndefined();
-    expect(chat.carbon.transcript()).toBe("You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? transfer_to_researcher (success), researcher (success), transfer_to_writer (success), writer (success)");
+    expect(chat.carbon.transcript()).toBe("You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? Handing off to researcher (success), researcher (success), Handing off to writer (success), writer (success)");
     expect(errors).toEqual([]);
   }, 60_000);
 
@@ -66,12 +75,12 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     const { chat, errors } = teamChat(undefined, "ops");
     expect(await chat.say("Please delete my temp files")).toBeUndefined();
     expect(chat.carbon.transcript()).toBe(
-      "You: Please delete my temp files\nAssistant: [decision card from cleaner: Delete the files matching *.tmp?]\n  How did I get this answer? transfer_to_cleaner (success), cleaner (success), cleaner: delete_files (success)",
+      "You: Please delete my temp files\nAssistant: [decision card from cleaner: Delete the files matching *.tmp?]\n  How did I get this answer? Handing off to cleaner (success), cleaner (success), cleaner: delete_files (success)",
     );
     // The run ended on the interrupt: its message cannot change, so the steps it holds wait without spinning.
     const asked = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response.message_options?.chain_of_thought ?? []] : [])).at(-1)!;
     expect(asked.map(({ title, tool_name, description }) => [title ?? tool_name, description])).toEqual([
-      ["transfer_to_cleaner", undefined],
+      ["Handing off to cleaner", undefined],
       ["cleaner", "Waiting for an answer"],
       ["cleaner: delete_files", "Waiting for a decision"],
     ]);

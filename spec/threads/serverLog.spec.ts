@@ -65,7 +65,7 @@ describe("logOfServerThread (a thread the agent's server keeps, read into a log 
     const [response] = replayed.responses;
     expect(response!.output.generic.map((item) => item.text)).toEqual([SUPERVISOR.opening, SUPERVISOR.answer]);
     expect(response!.message_options?.chain_of_thought?.map((step) => [step.title ?? step.tool_name, step.status])).toEqual([
-      ["delegate_research", "success"],
+      ["Handing off to researcher", "success"],
       ["researcher", "success"],
       ["researcher: search", "success"],
       ["fact_checker", "failure"],

@@ -2,7 +2,7 @@ import { EventType, type BaseEvent } from "@ag-ui/core";
 import { map } from "rxjs";
 import type { CarbonChainOfThoughtStep } from "../../../src/carbon";
 import type { ChainStepChange, PipelineElement } from "../../../src/instructions";
-import { SUBAGENT_UNFINISHED, SUBAGENT_WAITING, subagentSteps } from "../../../src/operators/map/subagentSteps";
+import { SUBAGENT_UNFINISHED, SUBAGENT_WAITING, SUBAGENT_WORKER, subagentSteps } from "../../../src/operators/map/subagentSteps";
 import { ev, instr } from "../../support/builders";
 import { testScheduler } from "../../support/marbles";
 import { itFollowsTheOperatorContract } from "../../support/operatorContract";
@@ -39,13 +39,23 @@ describe("subagentSteps", () => {
     });
   });
 
+  it("describes an invocation its start does not describe as a worker (Carbon 1.9.1 labels every step's tool_name \"Tool\")", () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----|", elements({ S: started("s1", "writer", { parentToolCallId: "h1" }) }));
+      expectObservable(source.pipe(subagentSteps())).toBe("-(aS)-|", {
+        a: steps(change("subagent:s1", { title: "writer", tool_name: "writer", description: "Worker", status: "processing" }, "tool:h1")),
+        S: started("s1", "writer", { parentToolCallId: "h1" }),
+      });
+    });
+  });
+
   it("shows the result of an invocation that said nothing", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----F----|", elements({ S: started("s1", "researcher"), F: finished("s1", { result: "3 sources" }) }));
       expectObservable(source.pipe(subagentSteps())).toBe("-(aS)-(bF)-|", {
-        a: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", status: "processing" })),
+        a: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", description: SUBAGENT_WORKER, status: "processing" })),
         S: started("s1", "researcher"),
-        b: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", status: "success", response: { content: "3 sources" } })),
+        b: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", description: SUBAGENT_WORKER, status: "success", response: { content: "3 sources" } })),
         F: finished("s1", { result: "3 sources" }),
       });
     });
@@ -55,10 +65,10 @@ describe("subagentSteps", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S----w-E----x-|", elements({ S: started("s1", "researcher"), w: said("s1", "Looking."), E: failed("s1", "researcher ran out of budget"), x: ev.custom("x") }));
       expectObservable(source.pipe(subagentSteps())).toBe("-(aS)-b-(cE)-x-|", {
-        a: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", status: "processing" })),
+        a: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", description: SUBAGENT_WORKER, status: "processing" })),
         S: started("s1", "researcher"),
-        b: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", status: "processing", response: { content: "Looking." } })),
-        c: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", status: "failure", response: { content: "Looking.\n\nresearcher ran out of budget" } })),
+        b: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", description: SUBAGENT_WORKER, status: "processing", response: { content: "Looking." } })),
+        c: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", description: SUBAGENT_WORKER, status: "failure", response: { content: "Looking.\n\nresearcher ran out of budget" } })),
         E: failed("s1", "researcher ran out of budget"),
         x: ev.custom("x"),
       });
@@ -74,9 +84,9 @@ describe("subagentSteps", () => {
       });
       expectObservable(cold("-S----N----T----|", values).pipe(subagentSteps())).toBe("-(aS)-(bN)-(cT)-|", {
         ...values,
-        a: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", status: "processing" })),
-        b: steps(change("subagent:s2", { title: "researcher › summariser", tool_name: "summariser", status: "processing" }, "subagent:s1")),
-        c: steps(change("subagent:s3", { title: "researcher (2)", tool_name: "researcher", status: "processing" })),
+        a: steps(change("subagent:s1", { title: "researcher", tool_name: "researcher", description: SUBAGENT_WORKER, status: "processing" })),
+        b: steps(change("subagent:s2", { title: "researcher › summariser", tool_name: "summariser", description: SUBAGENT_WORKER, status: "processing" }, "subagent:s1")),
+        c: steps(change("subagent:s3", { title: "researcher (2)", tool_name: "researcher", description: SUBAGENT_WORKER, status: "processing" })),
       });
     });
   });
@@ -87,11 +97,11 @@ describe("subagentSteps", () => {
       const values = elements({ S: started("s1", "a"), F: finished("s1", { outcome: { type: "suspended", interruptIds: ["i0"] } }), T: started("s2", "b"), U: started("s3", "c"), R: runFinished(outcome) });
       expectObservable(cold("-S----F----T----U----R----|", values).pipe(subagentSteps())).toBe("-(aS)-(bF)-(cT)-(dU)-(eR)-|", {
         ...values,
-        a: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "processing" })),
+        a: steps(change("subagent:s1", { title: "a", tool_name: "a", description: SUBAGENT_WORKER, status: "processing" })),
         b: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "success", description: SUBAGENT_WAITING })),
-        c: steps(change("subagent:s2", { title: "b", tool_name: "b", status: "processing" })),
-        d: steps(change("subagent:s3", { title: "c", tool_name: "c", status: "processing" })),
-        e: steps(change("subagent:s2", { title: "b", tool_name: "b", status: "success", description: SUBAGENT_WAITING }), change("subagent:s3", { title: "c", tool_name: "c", status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
+        c: steps(change("subagent:s2", { title: "b", tool_name: "b", description: SUBAGENT_WORKER, status: "processing" })),
+        d: steps(change("subagent:s3", { title: "c", tool_name: "c", description: SUBAGENT_WORKER, status: "processing" })),
+        e: steps(change("subagent:s2", { title: "b", tool_name: "b", status: "success", description: SUBAGENT_WAITING }), change("subagent:s3", { title: "c", tool_name: "c", description: SUBAGENT_WORKER, status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
       });
     });
   });
@@ -101,16 +111,16 @@ describe("subagentSteps", () => {
       const values = elements({ S: started("s1", "a"), t: instr.stopped() });
       expectObservable(cold("-S----t----|", values).pipe(subagentSteps())).toBe("-(aS)-(bt)-|", {
         ...values,
-        a: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "processing" })),
-        b: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
+        a: steps(change("subagent:s1", { title: "a", tool_name: "a", description: SUBAGENT_WORKER, status: "processing" })),
+        b: steps(change("subagent:s1", { title: "a", tool_name: "a", description: SUBAGENT_WORKER, status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
       });
     });
     testScheduler().run(({ cold, expectObservable }) => {
       const values = elements({ S: started("s1", "a"), E: { type: EventType.RUN_ERROR, message: "boom" } });
       expectObservable(cold("-S----E----|", values).pipe(subagentSteps())).toBe("-(aS)-(bE)-|", {
         ...values,
-        a: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "processing" })),
-        b: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
+        a: steps(change("subagent:s1", { title: "a", tool_name: "a", description: SUBAGENT_WORKER, status: "processing" })),
+        b: steps(change("subagent:s1", { title: "a", tool_name: "a", description: SUBAGENT_WORKER, status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
       });
     });
   });
@@ -141,8 +151,8 @@ describe("subagentSteps", () => {
       const source = cold("-S----#", elements({ S: started("s1", "a") }));
       expectObservable(source.pipe(subagentSteps())).toBe("-(aS)-(b#)", {
         S: started("s1", "a"),
-        a: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "processing" })),
-        b: steps(change("subagent:s1", { title: "a", tool_name: "a", status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
+        a: steps(change("subagent:s1", { title: "a", tool_name: "a", description: SUBAGENT_WORKER, status: "processing" })),
+        b: steps(change("subagent:s1", { title: "a", tool_name: "a", description: SUBAGENT_WORKER, status: "failure", response: { content: SUBAGENT_UNFINISHED } })),
       });
     });
   });

@@ -168,6 +168,22 @@ describe("toolCallSteps", () => {
     }
   });
 
+  it("reads a call that starts a subagent as a handoff to it, and the subagent's calls as its own", () => {
+    const subagent = { type: EventType.SUBAGENT_STARTED, subagentRunId: "w1", name: "writer", parentToolCallId: "h1" } as BaseEvent;
+    const draft = { ...start("t1", "draft"), subagentRunId: "w1" } as BaseEvent;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-S----W----D----|", elements({ S: start("h1", "transfer_to_writer"), W: subagent, D: draft }));
+      expectObservable(source.pipe(steps())).toBe("-(sh)-(wW)-(dH)-|", {
+        s: chain({ tool_name: "transfer_to_writer", status: "processing" }),
+        h: { kind: "history.message", message: { id: "h1", role: "assistant", toolCalls: [call("h1", "transfer_to_writer", "")] } },
+        w: chain({ tool_name: "transfer_to_writer", title: "Handing off to writer", status: "processing" }),
+        W: subagent as PipelineElement,
+        d: chain({ tool_name: "transfer_to_writer", title: "Handing off to writer", status: "processing" }, { tool_name: "draft", title: "writer: draft", status: "processing" }),
+        H: { kind: "history.message", message: { id: "t1", role: "assistant", toolCalls: [call("t1", "draft", "")], subagentRunId: "w1" } },
+      });
+    });
+  });
+
   it("shows a call an interrupt holds as waiting for a decision (no longer spinning: its message cannot change), with no result in the history", () => {
     const finished = ev.runFinished({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "approval", toolCallId: "t1" }] } });
     testScheduler().run(({ cold, expectObservable }) => {

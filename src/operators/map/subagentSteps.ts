@@ -8,6 +8,12 @@ import { SubagentTitles } from "../../internal/subagentTitles";
 
 /** The description of a subagent's step that waits for the person (its SUBAGENT_FINISHED said `suspended`, or an interrupt of the run's outcome is its own). */
 export const SUBAGENT_WAITING = "Waiting for an answer";
+/**
+ * The description of a subagent's step its start does not describe: Carbon
+ * 1.9.1 opens a step only when it has a `tool_name`, and labels that "Tool",
+ * so the description says what the step is.
+ */
+export const SUBAGENT_WORKER = "Worker";
 /** The response of a subagent's step the run left open. */
 export const SUBAGENT_UNFINISHED = "The subagent ended without finishing";
 
@@ -22,7 +28,7 @@ interface Invocation {
  * Shows each subagent invocation as a chain-of-thought step of its own:
  * SUBAGENT_STARTED adds a step (its title, `SubagentTitles`': its name, with
  * its lineage for a nested one and a number when the name came before; its
- * name as the step's tool; its description; `processing`), placed under the
+ * name as the step's tool; its description, else SUBAGENT_WORKER; `processing`), placed under the
  * call that started it (`parentToolCallId`) or the subagent that did
  * (`parentSubagentRunId`), else last. What it says (`subagent.said`, from
  * `textMessages()` and `reasoningSteps()`: its reasoning as a quote, its
@@ -77,7 +83,7 @@ export function subagentSteps(): MonoTypeOperatorFunction<PipelineElement> {
           invocations.set(subagentRunId, { key, said: [], open: true });
           const under = parentToolCallId !== undefined ? toolStepKey(parentToolCallId) : parentSubagentRunId !== undefined ? invocations.get(parentSubagentRunId)?.key : undefined;
           // Carbon 1.9.1 lets a step open only when it has a tool_name as it is drawn (its other content renders later).
-          chain.add(key, { title, tool_name: name, ...(description !== undefined && { description }), status: "processing" }, under);
+          chain.add(key, { title, tool_name: name, description: description ?? SUBAGENT_WORKER, status: "processing" }, under);
         } else if (isEventOfType(element, EventType.SUBAGENT_FINISHED)) {
           const invocation = invocations.get(element.subagentRunId);
           if (invocation?.open) {

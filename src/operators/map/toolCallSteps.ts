@@ -110,6 +110,8 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
     const calls = new ToolCallsInProgress(send);
     /** The subagent invocations of the run: a call one made says whose it is. */
     const subagents = new SubagentTitles();
+    /** The calls that started an invocation: each reads as a handoff to the first it started. */
+    const handoffs = new Set<string>();
 
     const showToolCallItem = (toolCallId: string, item: CarbonItem | void | undefined) => {
       if (item === undefined) return;
@@ -152,6 +154,13 @@ export function toolCallSteps(options: ToolCallStepsOptions = {}): MonoTypeOpera
         }
         if (isEventOfType(element, EventType.SUBAGENT_STARTED)) {
           subagents.started(element);
+          const { parentToolCallId } = element;
+          const handoff = parentToolCallId === undefined || handoffs.has(parentToolCallId) ? undefined : calls.get(parentToolCallId);
+          // The call that started it hands the work to it.
+          if (handoff) {
+            handoffs.add(parentToolCallId!);
+            chain.set(handoff.step, { ...chain.at(handoff.step)!, title: subagents.handoffTo(element.subagentRunId)! });
+          }
           return out.next(element);
         }
         if (isEventOfType(element, EventType.TOOL_CALL_START)) {
