@@ -6,7 +6,7 @@
 import { fromAgent, type CarbonAgUiError } from "carbon-agui-rx";
 import { createA2aAgent, startA2aWriter, type A2aAgentServer } from "../../examples/frameworks/a2a";
 import { createMcpAppsAgent } from "../../examples/frameworks/mcpApps";
-import { CLOCK_APP_URI, startMcpAppServer, type McpAppServer } from "../../examples/frameworks/mcpAppServer";
+import { CLOCK_APP_HTML, CLOCK_APP_URI, startMcpAppServer, type McpAppServer } from "../../examples/frameworks/mcpAppServer";
 import { Chat } from "./partners";
 
 let mcp: McpAppServer;
@@ -33,6 +33,21 @@ describe("an agent behind the MCP Apps middleware, through fromAgent", () => {
       messages.filter((message) => message.role !== "user" && message.role !== "activity").map((message) => (message.role === "tool" ? `tool: ${String(message.content)}` : `call: ${message.toolCalls?.map((call) => `${call.function.name}(${call.function.arguments})`).join(", ")}`));
     expect(shape(chat.adapter.messages as never)).toEqual(shape(newMessages as never));
     expect(shape(newMessages as never)).toEqual(['call: show_clock({"city":"Oslo"})', "tool: It is 12:00 in Oslo"]);
+  }, 30_000);
+
+  it("shows the app as an item naming its call, and sends the app's requests to the MCP server through the middleware's proxied runs", async () => {
+    const chat = new Chat({ run: fromAgent(createMcpAppsAgent(mcp.url)), coalesce: false });
+    await chat.say("What time is it in Oslo?");
+    const [[activityId, activity]] = [...chat.adapter.activities];
+    const items = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? chunk.final_response.output.generic : []));
+    expect(items).toContainEqual(expect.objectContaining({ response_type: "user_defined", user_defined: { kind: "mcp-app", activityId, toolCallId: expect.any(String), toolName: "show_clock" } }));
+    const { serverId, serverHash } = activity!.content as { serverId: string; serverHash: string };
+    const messages = chat.adapter.messages;
+    await expect(chat.adapter.mcpRequest({ serverId, serverHash, method: "resources/read", params: { uri: CLOCK_APP_URI } }, activityId!)).resolves.toMatchObject({ contents: [{ uri: CLOCK_APP_URI, text: CLOCK_APP_HTML }] });
+    await expect(chat.adapter.mcpRequest({ serverId, method: "tools/call", params: { name: "tick", arguments: {} } }, activityId!)).resolves.toMatchObject({ content: [{ type: "text", text: "12:00:01" }] });
+    await expect(chat.adapter.mcpRequest({ serverId: "nowhere", method: "ping" }, activityId!)).rejects.toThrow("ping on MCP server 'nowhere' failed: Unknown server: nowhere");
+    // Nothing of the proxied runs entered the conversation.
+    expect(chat.adapter.messages).toEqual(messages);
   }, 30_000);
 });
 
