@@ -38,7 +38,7 @@ describe("an agent behind the MCP Apps middleware, through fromAgent", () => {
   it("shows the app as an item naming its call, and sends the app's requests to the MCP server through the middleware's proxied runs", async () => {
     const chat = new Chat({ run: fromAgent(createMcpAppsAgent(mcp.url)), coalesce: false });
     await chat.say("What time is it in Oslo?");
-    const [[activityId, activity]] = [...chat.adapter.activities];
+    const [activityId, activity] = [...chat.adapter.activities][0]!;
     const items = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? chunk.final_response.output.generic : []));
     expect(items).toContainEqual(expect.objectContaining({ response_type: "user_defined", user_defined: { kind: "mcp-app", activityId, toolCallId: expect.any(String), toolName: "show_clock" } }));
     const { serverId, serverHash } = activity!.content as { serverId: string; serverHash: string };
