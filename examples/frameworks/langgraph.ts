@@ -68,7 +68,11 @@ export function startLangGraphServer(port = 0): Promise<LangGraphServer> {
 }
 
 /** `@ag-ui/langgraph`'s agent for the example graph, with the interrupt outcome on (`RUN_FINISHED.outcome`). */
-export function createLangGraphAgent(url: string, fetching?: typeof fetch, graphId: "assistant" | "team" | "swarm" | "ops" = "assistant"): LangGraphAgent {
+/** The graphs the LangGraph server serves (langgraphServer.ts). */
+export const LANGGRAPH_GRAPHS = ["assistant", "team", "swarm", "ops"] as const;
+export type LangGraphGraph = (typeof LANGGRAPH_GRAPHS)[number];
+
+export function createLangGraphAgent(url: string, fetching?: typeof fetch, graphId: LangGraphGraph = "assistant"): LangGraphAgent {
   // With `fetching`, the SDK's requests go through it (a test that cuts a stream, as a page going away cuts it).
   const client = fetching && new Client({ apiUrl: url, callerOptions: { fetch: fetching, maxRetries: 0 } });
   return new LangGraphAgent({ deploymentUrl: url, graphId, emitInterruptOutcome: true, ...(client && { client }) });

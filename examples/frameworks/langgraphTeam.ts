@@ -1,7 +1,9 @@
 /**
  * A LangGraph supervisor with two workers (`@langchain/langgraph-supervisor`), each on a scripted chat model: the
  * supervisor hands the question to the researcher, who searches and writes notes, then to the writer, who drafts, then
- * answers itself. Served by examples/frameworks/langgraphServer.ts as "team" (the swarm below as "swarm", the
+ * answers itself. A question asking for a fact-check ("… and fact-check it") has the writer call `check_facts`, which
+ * throws (the checker is down): LangGraph hands the error to the writer, who says so, and the supervisor answers (the
+ * stream carries no result for the call, and the supervisor's state only the writer's last words). Served by examples/frameworks/langgraphServer.ts as "team" (the swarm below as "swarm", the
  * supervisor whose worker asks the person first as "ops").
  */
 import "./telemetryOff";
@@ -30,7 +32,23 @@ const researcher = createReactAgent({
   tools: [search],
   name: "researcher",
 });
-const writer = createReactAgent({ llm: new ScriptedChatModel((): ScriptedReply => ({ text: ["Draft: ", "tides rise and fall ", "twice a day."] })), tools: [], name: "writer" });
+/** The writer's fact-checker, which is down. */
+const checkFacts = tool(
+  async (): Promise<string> => {
+    throw new Error("The fact-checking service is down");
+  },
+  { name: "check_facts", description: "Checks a draft's facts", schema: z.object({ draft: z.string() }) },
+);
+const DRAFT = ["Draft: ", "tides rise and fall ", "twice a day."];
+const writer = createReactAgent({
+  llm: new ScriptedChatModel((messages): ScriptedReply => {
+    if (answered(messages.slice(-1), "check_facts")) return { text: ["I could not check the draft: ", "the fact-checker failed."] };
+    if (/fact-check/i.test(lastText(messages))) return { toolCalls: [{ id: callId(messages, "check_facts"), name: "check_facts", args: { draft: DRAFT.join("") } }] };
+    return { text: DRAFT };
+  }),
+  tools: [checkFacts],
+  name: "writer",
+});
 
 /** The supervisor's script: the researcher first, the writer next, then its own answer. */
 function supervise(messages: BaseMessage[]): ScriptedReply {

@@ -21,12 +21,13 @@
  * after it (a run to stop, or to rejoin after a reload); anything else is echoed. The
  * LangGraph graph has its own keywords (see langgraphGraph.ts): "weather",
  * "delete", "tidy" (two cards at once), "inventory" (a node that throws) and
- * "story" (a long answer to stop). The A2UI agent (a2ui.ts, behind the
+ * "story" (a long answer to stop). `LANGGRAPH_GRAPH=team npm run demo:langgraph` serves the supervisor of
+ * langgraphTeam.ts instead (`swarm` and `ops` its other teams): "… and fact-check it" has its writer's tool throw. The A2UI agent (a2ui.ts, behind the
  * real A2UI middleware) paints a booking form when asked to "book a room".
  */
 import { createA2uiAgent } from "./a2ui";
 import { createCopilotKitAgent, serveCopilotKit, type RunningServer } from "./copilotkit";
-import { createLangGraphAgent, startLangGraphServer } from "./langgraph";
+import { createLangGraphAgent, LANGGRAPH_GRAPHS, startLangGraphServer, type LangGraphGraph } from "./langgraph";
 import { createMastraAgent, serveMastra } from "./mastra";
 import { cityIn, tickerIn } from "../askedFor";
 import { serveAgent } from "./serveAgent";
@@ -78,11 +79,20 @@ export async function serveFramework(framework: string, port = 0): Promise<Frame
   throw new Error(`Unknown framework '${framework}': copilotkit, mastra, langgraph or a2ui`);
 }
 
-/** The LangGraph API server with the example graph (a child process), behind an AG-UI endpoint that runs `LangGraphAgent`. */
+/** The graph `LANGGRAPH_GRAPH` names, else the example graph. */
+function langGraphGraph(): LangGraphGraph {
+  const named = process.env.LANGGRAPH_GRAPH ?? "assistant";
+  const graph = LANGGRAPH_GRAPHS.find((candidate) => candidate === named);
+  if (!graph) throw new Error(`Unknown LANGGRAPH_GRAPH '${named}': ${LANGGRAPH_GRAPHS.join(", ")}`);
+  return graph;
+}
+
+/** The LangGraph API server with the graph `LANGGRAPH_GRAPH` names (a child process), behind an AG-UI endpoint that runs `LangGraphAgent`. */
 async function serveLangGraph(port: number): Promise<FrameworkServer> {
+  const graph = langGraphGraph();
   const langGraph = await startLangGraphServer();
   try {
-    const endpoint = await serveAgent(createLangGraphAgent(langGraph.url), port);
+    const endpoint = await serveAgent(createLangGraphAgent(langGraph.url, undefined, graph), port);
     return { url: endpoint.url, threads: "http", langGraphUrl: langGraph.url, close: () => endpoint.close().finally(() => langGraph.close()) };
   } catch (error) {
     await langGraph.close();

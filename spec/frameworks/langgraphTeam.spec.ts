@@ -49,6 +49,20 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it("shows a worker whose tool throws with its call failed under it and its words in its step; the supervisor answers", async () => {
+    const { chat, errors } = teamChat();
+    expect(await chat.say("Why are there tides? Please fact-check it.")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe(
+      "You: Why are there tides? Please fact-check it.\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? Handing off to researcher (success), researcher (success), researcher: search (success), Handing off to writer (success), writer (success), writer: check_facts (failure)",
+    );
+    const final = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response] : [])).at(-1)!;
+    const [, , , , writer, check] = final.message_options!.chain_of_thought!;
+    expect(writer!.response).toEqual({ content: "I could not check the draft: the fact-checker failed." });
+    // LangGraph streams no result for a tool that throws, and the supervisor's state keeps only the writer's last words.
+    expect(check!.response).toEqual({ content: "The tool call ended without a result" });
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it("hides the workers' words and calls when hidden, their steps kept", async () => {
     const { chat, errors } = teamChat("hidden");
     expect(await chat.say("Why are there tides?")).toBeUndefined();
