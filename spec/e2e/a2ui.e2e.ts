@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { serveFramework } from "../../examples/frameworks/serve";
-import { useBrowserOn } from "./browser";
+import { docsScreenshot, useBrowserOn } from "./browser";
 import { startWebDemo, type WebDemo } from "../../examples/web/serve";
 
 /**
@@ -18,17 +17,10 @@ const browsing = useBrowserOn<WebDemo>(async () => {
   const demo = await startWebDemo(agent.url);
   return { ...demo, close: () => demo.close().finally(stopAgent) };
 });
-const SCREENSHOTS = join(__dirname, "../../docs/screenshots");
 const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
 const surface = (page: Page) => page.locator(".cagr-a2ui").last();
 const CONFIRMED = "Booked Harbour View for Ada Lovelace: 2 nights, 2 guests, breakfast included.";
 
-/** Scrolls the chat to its end and saves a screenshot for people to look at. */
-async function screenshot(page: Page, name: string) {
-  await page.locator(".cds-aichat--messages__wrapper").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
 
 describe.each([
   ["web component", "", "web"],
@@ -45,10 +37,10 @@ describe.each([
     // Drawn with Carbon's own web components where the page registered them.
     expect(await form.locator("cds-text-input, cds-slider, cds-checkbox, cds-button, cds-tile").count()).toBeGreaterThanOrEqual(5);
     await name.fill("Ada Lovelace");
-    await screenshot(page, `a2ui-form-${slug}`);
+    await docsScreenshot(page, `a2ui-form-${slug}`);
     await form.getByRole("button", { name: "Book", exact: true }).click();
     await messages(page).getByText(CONFIRMED).waitFor();
-    await screenshot(page, `a2ui-booked-${slug}`);
+    await docsScreenshot(page, `a2ui-booked-${slug}`);
 
     await page.waitForFunction(() => new URLSearchParams(location.search).has("thread"));
     await page.reload();
@@ -86,7 +78,7 @@ describe("an A2UI form the agent cannot make, in Chromium", () => {
     const form = surface(page);
     await form.getByText("The form could not be built").waitFor();
     await form.getByText("The form had no root component").waitFor();
-    await screenshot(page, "a2ui-failed-web");
+    await docsScreenshot(page, "a2ui-failed-web");
     await send("Hello");
     await messages(page).getByText("Ask me to book a room, and I will give you a form for it.").waitFor();
   });

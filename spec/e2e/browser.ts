@@ -82,6 +82,15 @@ export function useBrowserDemo(agentUrl?: () => string): {
   };
 }
 
+const DOCS_SCREENSHOTS = join(__dirname, "../../docs/screenshots");
+
+/** Scrolls the chat to its end and saves a screenshot for people to look at, as docs/screenshots/<name>.png. */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  await page.locator(".cds-aichat--messages__wrapper").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${name}.png`) });
+}
+
 export const PAGE_OPTIONS = { viewport: { width: 1100, height: 760 } };
 
 /** Opens the demo at `url` in `page`, once Carbon's input is there. */

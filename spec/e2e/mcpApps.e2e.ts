@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { serveMcpAppsDemo } from "../../examples/frameworks/mcpAppsDemo";
 import { startWebDemo, type WebDemo } from "../../examples/web/serve";
-import { useBrowserOn } from "./browser";
+import { docsScreenshot, useBrowserOn } from "./browser";
 
 /**
  * MCP Apps as `npm run demo:mcp-apps` serves them, in Chromium on both pages: the official example server's app
@@ -18,7 +17,6 @@ const browsing = useBrowserOn<WebDemo>(async () => {
   const demo = await startWebDemo(apps.url, undefined, { MCP_SANDBOX_URL: apps.sandboxUrl });
   return { ...demo, close: () => demo.close().finally(() => apps.close()) };
 });
-const SCREENSHOTS = join(__dirname, "../../docs/screenshots");
 const messages = (page: Page) => page.locator('[data-testid^="message-by-index"]');
 const tile = (page: Page) => page.locator(".cagr-mcp-app").last();
 
@@ -35,11 +33,6 @@ async function appFrame(page: Page, index = -1): Promise<Frame> {
   throw new Error("No MCP App frame in the page");
 }
 
-async function screenshot(page: Page, name: string) {
-  await page.locator(".cds-aichat--messages__wrapper").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-}
 
 describe.each([
   ["web component", "", "web"],
@@ -61,7 +54,7 @@ describe.each([
     await page.waitForTimeout(20);
     await app.locator("#get-time-btn").click();
     await app.locator("#server-time").filter({ hasNotText: first! }).waitFor();
-    await screenshot(page, `mcp-app-${slug}`);
+    await docsScreenshot(page, `mcp-app-${slug}`);
 
     await app.locator("#message-text").fill("Thanks, app");
     await app.locator("#send-message-btn").click();
@@ -90,7 +83,7 @@ describe("an MCP App's link, in Chromium", () => {
     await app.locator("#open-link-btn").click();
     const prompt = tile(page).locator(".cagr-mcp-app-prompt");
     await prompt.getByText("https://modelcontextprotocol.io/").waitFor();
-    await screenshot(page, "mcp-app-link");
+    await docsScreenshot(page, "mcp-app-link");
     await prompt.getByRole("button", { name: "Cancel" }).click();
     await prompt.waitFor({ state: "hidden" });
     expect(popups).toEqual([]);
@@ -130,7 +123,7 @@ describe("a hostile MCP App, in Chromium", () => {
     expect(await messages(page).getByText("spoofed by the app").count()).toBe(0);
     expect(await probe.locator("#replaced").count()).toBe(0);
     expect(warnings.some((text) => text.includes("delete_everything"))).toBe(true);
-    await screenshot(page, "mcp-app-probe");
+    await docsScreenshot(page, "mcp-app-probe");
   });
 });
 
