@@ -42,7 +42,7 @@ export { summaryOf, type ConversationStore, type ThreadSummary } from "./persist
 export { memoryStore } from "./persistence/memoryStore";
 export { indexedDbStore, type IndexedDbStoreOptions } from "./persistence/indexedDbStore";
 export type { PersistenceOptions } from "./persistence/threadStore";
-export type { AgentThreads, ServerThread, ServerThreadOfMessages, ServerThreadOfRuns, ThreadCallOptions } from "./threads/agentThreads";
+export type { AgentThreads, ServerThread, ServerThreadOfMessages, ServerThreadOfRuns, ThreadCallOptions, ThreadSubagent } from "./threads/agentThreads";
 export { langGraphThreads, isLangGraphAgent, type LangGraphAgentLike } from "./threads/langGraphThreads";
 export { connectThreads, httpConnect, agentConnect, implementsConnect, type ThreadConnect, type ConnectThreadsOptions, type HttpConnectOptions } from "./threads/connectThreads";
 export { logOfServerThread } from "./threads/serverLog";

@@ -5,9 +5,10 @@
  * `inline` as the Python bridge's `subagent_visibility` has them.
  */
 import type { RunAgentInput } from "@ag-ui/core";
-import { fromAgent, type CarbonAgUiError, type SubagentVisibility } from "carbon-agui-rx";
+import { fromAgent, type CarbonAgUiError, type CarbonChainOfThoughtStep, type SubagentVisibility } from "carbon-agui-rx";
 import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
 import { waitUntil } from "../support/runs";
+import { replayServerThread } from "../support/threads";
 import { Chat } from "./partners";
 
 let server: LangGraphServer;
@@ -60,6 +61,20 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     expect(writer!.response).toEqual({ content: "I could not check the draft: the fact-checker failed." });
     // LangGraph streams no result for a tool that throws, and the supervisor's state keeps only the writer's last words.
     expect(check!.response).toEqual({ content: "The tool call ended without a result" });
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("restores a supervisor's thread from the server with each handoff and worker's step as live showed them (the worker's words, not its calls, which the server does not keep)", async () => {
+    const { chat, errors } = teamChat();
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    const live = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response] : [])).at(-1)!;
+    const thread = await fromAgent(createLangGraphAgent(server.url, undefined, "team")).threads!.load(chat.adapter.threadId);
+    const [restored] = replayServerThread(thread!).responses;
+    const read = (steps: CarbonChainOfThoughtStep[] = []) => steps.map(({ title, tool_name, status, response }) => [title ?? tool_name, status, response?.content]);
+    // The supervisor's state keeps each worker's last words only (createSupervisor's outputMode "last_message"): not the researcher's search.
+    expect(read(restored!.message_options?.chain_of_thought)).toEqual(read(live.message_options?.chain_of_thought).filter(([title]) => title !== "researcher: search"));
+    expect(read(restored!.message_options?.chain_of_thought).map(([title]) => title)).toEqual(["Handing off to researcher", "researcher", "Handing off to writer", "writer"]);
+    expect(restored!.output.generic.map((item) => item.text).filter(Boolean)).toEqual(["Final answer: the moon's pull makes the tides."]);
     expect(errors).toEqual([]);
   }, 60_000);
 

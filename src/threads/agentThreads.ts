@@ -25,6 +25,18 @@ export interface ServerThreadOfMessages extends ServerThreadBase {
   state: unknown;
   /** Interrupts awaiting a resume (LangGraph: the thread's `tasks[].interrupts`). */
   interrupts: readonly Interrupt[];
+  /** The subagent invocations the messages' `subagentRunId`s name, where the server says more of them than the messages do. */
+  subagents?: readonly ThreadSubagent[];
+}
+
+/** A subagent invocation of a thread of messages, as its server knows it (a LangGraph supervisor's worker: who spoke is in its messages' `name`). */
+export interface ThreadSubagent {
+  subagentRunId: string;
+  name: string;
+  /** The call that started it (a supervisor's handoff). */
+  parentToolCallId?: string;
+  /** Its messages a live run never shows (a LangGraph worker's handoff back): the history holds them, the chat does not. */
+  unshown?: readonly string[];
 }
 
 /**

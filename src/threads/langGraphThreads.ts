@@ -7,6 +7,8 @@ import { titleOf, type ThreadSummary } from "../persistence/store";
 import type { AgentThreads, ThreadCallOptions } from "./agentThreads";
 import type { LangGraphAgentLike, LangGraphClientLike, LangGraphRun, LangGraphThread, RunnableLangGraphAgent } from "./langGraph/client";
 import { readThreadState } from "./langGraph/messages";
+import { withWorkers } from "./langGraph/workers";
+import { SUPERVISOR } from "../internal/handoffOwners";
 import { askedIn, runStream } from "./langGraph/rejoin";
 import { langGraphBranches } from "./langGraph/branches";
 import { statusOf, threadServerError } from "./threadServerError";
@@ -66,7 +68,9 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike, options: La
         if ([400, 404, 422].includes(statusOf(error) ?? 0)) return undefined;
         throw threadServerError("load", threadId, error);
       }
-      const thread = readThreadState(threadId, raw);
+      const read = readThreadState(threadId, raw);
+      // A supervisor's workers, as a live run attributes them (inline: the messages as they are).
+      const thread = subagentVisibility === "inline" ? read : withWorkers(read, isRecord(raw) && isRecord(raw.values) ? raw.values.messages : undefined, SUPERVISOR);
       if (!run || !runs) return thread;
       // The person's message the run answers, which the thread's state holds only once the run has taken it.
       const asked = askedIn(run);

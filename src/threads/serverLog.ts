@@ -4,7 +4,7 @@ import { describeContent } from "../contentParts";
 import { isRecord } from "../internal/isRecord";
 import { compactEvents } from "../thread/compactEvents";
 import type { ActEntry, ImportedEntry, LogEntry, RunAnswer, RunEntry, ThreadLogData } from "../thread/log";
-import type { ServerThread, ServerThreadOfMessages, ServerThreadOfRuns } from "./agentThreads";
+import type { ServerThread, ServerThreadOfMessages, ServerThreadOfRuns, ThreadSubagent } from "./agentThreads";
 
 /** A turn of a thread's history: the person's message, and what the agent did with it. */
 export interface HistoryTurn {
@@ -104,6 +104,7 @@ function endOf(events: readonly BaseEvent[]): RunEntry["ended"] {
 function logOfMessages(thread: ServerThreadOfMessages, time: string): ThreadLogData {
   const chain = new Chain();
   const turns = turnsOf(thread.messages);
+  const subagents = new Map((thread.subagents ?? []).map((subagent) => [subagent.subagentRunId, subagent]));
   const before = thread.messages.slice(0, turns[0] ? thread.messages.indexOf(turns[0].request) : thread.messages.length);
   if (before.length > 0) chain.add<ImportedEntry>({ kind: "imported", id: `${thread.threadId}-before`, time, messages: before, activities: [], transcript: [] });
   turns.forEach((turn, at) => {
@@ -112,7 +113,7 @@ function logOfMessages(thread: ServerThreadOfMessages, time: string): ThreadLogD
     if (last && thread.running) return;
     // The last run brings the thread as the server holds it: its messages (reconciled), its state, what waits.
     const held = last ? { messages: thread.messages, state: thread.state, interrupts: thread.interrupts } : undefined;
-    chain.add<RunEntry>({ kind: "run", id: `${turn.request.id}-restored`, runId: `restore-${thread.threadId}`, responseId: `${turn.request.id}-answer`, requestId: turn.request.id, time, events: runOfAnswer(thread.threadId, turn.answer, held), ended: "finished" });
+    chain.add<RunEntry>({ kind: "run", id: `${turn.request.id}-restored`, runId: `restore-${thread.threadId}`, responseId: `${turn.request.id}-answer`, requestId: turn.request.id, time, events: runOfAnswer(thread.threadId, turn.answer, held, subagents), ended: "finished" });
   });
   return chain.log(thread.threadId);
 }
@@ -145,11 +146,13 @@ function resumeAnswers(input: { resume: unknown[] }): RunAnswer[] {
  * (the thread as the server holds it: its messages, its state, its
  * interrupts) when it is the last. A message history keeps no subagent
  * events: the messages of one `subagentRunId` are that invocation's,
- * started at its first message (named as the first of them with a `name`
- * says, else "subagent") and finished at the end, waiting when an interrupt
- * is its own.
+ * started at its first message (named as the server's `subagents` says,
+ * else as the first of them with a `name` says, else "subagent"; under the
+ * call that started it, where the server knows it) and finished at the end,
+ * waiting when an interrupt is its own. Its messages a live run never shows
+ * are left out (the last run's snapshot holds them).
  */
-function runOfAnswer(threadId: string, answer: readonly Message[], held: { messages: readonly Message[]; state: unknown; interrupts: readonly Interrupt[] } | undefined): BaseEvent[] {
+function runOfAnswer(threadId: string, answer: readonly Message[], held: { messages: readonly Message[]; state: unknown; interrupts: readonly Interrupt[] } | undefined, known: ReadonlyMap<string, ThreadSubagent>): BaseEvent[] {
   const runId = `restore-${threadId}`;
   const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent];
   const subagents = new Set<string>();
@@ -157,10 +160,13 @@ function runOfAnswer(threadId: string, answer: readonly Message[], held: { messa
   for (const message of answer) if (message.subagentRunId !== undefined && "name" in message && message.name && !names.has(message.subagentRunId)) names.set(message.subagentRunId, message.name);
   for (const message of answer) {
     const { subagentRunId } = message;
+    const subagent = subagentRunId === undefined ? undefined : known.get(subagentRunId);
+    if (subagent?.unshown?.includes(message.id)) continue;
     const at = events.length;
     if (subagentRunId !== undefined && !subagents.has(subagentRunId)) {
       subagents.add(subagentRunId);
-      events.push({ type: EventType.SUBAGENT_STARTED, subagentRunId, name: names.get(subagentRunId) ?? "subagent" } as BaseEvent);
+      const parentToolCallId = subagent?.parentToolCallId;
+      events.push({ type: EventType.SUBAGENT_STARTED, subagentRunId, name: subagent?.name ?? names.get(subagentRunId) ?? "subagent", ...(parentToolCallId !== undefined && { parentToolCallId }) } as BaseEvent);
     }
     events.push(...eventsOf(message));
     if (subagentRunId !== undefined) for (let index = at; index < events.length; index++) events[index] = { ...events[index]!, subagentRunId } as BaseEvent;

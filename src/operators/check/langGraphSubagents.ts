@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent, type Message, type RunFinishedEvent } from "@ag-ui/core";
 import { defer, identity, mergeMap, type MonoTypeOperatorFunction } from "rxjs";
+import { HANDOFF, HANDOFF_BACK, handoffOwners, SUPERVISOR } from "../../internal/handoffOwners";
 import { isRecord } from "../../internal/isRecord";
 
 /** How a multi-agent graph's workers show, as the Python `ag_ui_langgraph` bridge names it (`subagent_visibility`). */
@@ -51,8 +52,6 @@ function namespaceOf(event: BaseEvent): string | undefined {
   return typeof namespace === "string" && namespace.includes("|") ? namespace : undefined;
 }
 
-const HANDOFF = "transfer_to_";
-const HANDOFF_BACK = "transfer_back_to_";
 
 /**
  * Attributes a LangGraph supervisor's stream (`@langchain/langgraph-supervisor`
@@ -77,7 +76,7 @@ const HANDOFF_BACK = "transfer_back_to_";
  * ```
  */
 export function langGraphSubagents(options: LangGraphSubagentsOptions = {}): MonoTypeOperatorFunction<BaseEvent> {
-  const { visibility = "attributed", supervisor = "supervisor" } = options;
+  const { visibility = "attributed", supervisor = SUPERVISOR } = options;
   if (visibility === "inline") return identity;
   return (source) =>
     defer(() => {
@@ -118,25 +117,11 @@ export function langGraphSubagents(options: LangGraphSubagentsOptions = {}): Mon
        * they are.
        */
       const attributed = (messages: readonly Message[]): Message[] => {
-        const turn = messages.map((message) => message.role).lastIndexOf("user");
-        /** The handoffs of the turn (their call ids), each to the invocation it starts; and the handoffs back. */
-        const handoffCalls = new Map<string, string>();
-        const backCalls = new Set<string>();
-        let current: string | undefined;
+        const turn = messages.map((message) => message.role).lastIndexOf("user") + 1;
+        const byOrder = handoffOwners(messages.slice(turn)).owners;
         return messages.map((message, index) => {
-          if (index <= turn || message.role === "system" || message.role === "developer" || message.role === "user") return message;
-          if (message.role === "tool" && handoffCalls.has(message.toolCallId)) {
-            // The handoff's result is the supervisor's; the worker's messages follow it.
-            current = handoffCalls.get(message.toolCallId);
-            return message;
-          }
-          const calls = message.role === "assistant" ? (message.toolCalls ?? []) : [];
-          for (const call of calls) {
-            if (call.function.name.startsWith(HANDOFF)) handoffCalls.set(call.id, `${call.function.name.slice(HANDOFF.length)}:${call.id}`);
-            if (call.function.name.startsWith(HANDOFF_BACK)) backCalls.add(call.id);
-          }
-          const owner = owners.get(message.id) ?? (message.role === "tool" ? owners.get(message.toolCallId) : undefined) ?? (calls.some((call) => handoffCalls.has(call.id)) ? undefined : current);
-          if (message.role === "tool" && backCalls.has(message.toolCallId)) current = undefined;
+          if (index < turn || message.role === "system" || message.role === "developer" || message.role === "user") return message;
+          const owner = owners.get(message.id) ?? (message.role === "tool" ? owners.get(message.toolCallId) : undefined) ?? byOrder[index - turn];
           return owner === undefined ? message : ({ ...message, subagentRunId: owner } as Message);
         });
       };
