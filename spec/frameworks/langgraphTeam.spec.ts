@@ -50,6 +50,22 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it("keeps the history @ag-ui/client's own runAgent keeps of the same team's run: the attribution adds who spoke, no message", async () => {
+    const { chat, errors } = teamChat();
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    const oracle = createLangGraphAgent(server.url, undefined, "team");
+    oracle.setMessages([{ id: "u1", role: "user", content: "Why are there tides?" }]);
+    await oracle.runAgent();
+    type Said = { role: string; content?: unknown; toolCalls?: { function: { name: string; arguments: string } }[]; toolCallId?: string };
+    const shape = (messages: readonly Said[]) => {
+      const names = new Map(messages.flatMap((message) => message.toolCalls?.map((call) => [(call as { id?: string }).id, call.function.name] as const) ?? []));
+      return messages.map((message) => (message.role === "tool" ? `tool ${names.get(message.toolCallId)}: ${String(message.content)}` : message.toolCalls?.length ? `${message.role} calls ${message.toolCalls.map((call) => call.function.name).join(", ")}` : `${message.role}: ${String(message.content)}`));
+    };
+    expect(shape(chat.adapter.messages as Said[])).toEqual(shape(oracle.messages as Said[]));
+    expect(shape(oracle.messages as Said[])).toEqual(expect.arrayContaining(["tool transfer_to_writer: Successfully transferred to writer", "assistant: Draft: tides rise and fall twice a day.", "assistant: Final answer: the moon's pull makes the tides."]));
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it("shows a worker whose tool throws with its call failed under it and its words in its step; the supervisor answers", async () => {
     const { chat, errors } = teamChat();
     expect(await chat.say("Why are there tides? Please fact-check it.")).toBeUndefined();
