@@ -129,6 +129,10 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
       ["cleaner", "Waiting for an answer"],
       ["cleaner: delete_files", "Waiting for a decision"],
     ]);
+    // Read back from the server (a reload, another device), the card still names the worker that asks.
+    const waiting = await fromAgent(createLangGraphAgent(server.url, undefined, "ops")).threads!.load(chat.adapter.threadId);
+    const [restored] = replayServerThread(waiting!).responses;
+    expect(restored!.output.generic.flatMap((item) => (item.response_type === "user_defined" ? [item.user_defined] : []))).toEqual([expect.objectContaining({ kind: "interrupt", subagent: "cleaner" })]);
     expect(await chat.decide("approve")).toBeUndefined();
     await waitUntil(() => chat.carbon.transcript().includes("Final answer") && chat.carbon.waitingForFinal.length === 0, 30_000);
     // The resume begins inside the cleaner (its tool), before the supervisor speaks: the cleaner's words are its step's, the supervisor's the answer.

@@ -20,9 +20,10 @@ export interface Handoff {
  * from their order: from a handoff's result (`transfer_to_<worker>`) up to
  * the worker's handoff back and its result, the invocation the handoff
  * started; the supervisor's own (its handoff calls and their results among
- * them) nobody's. Also the invocations, by `subagentRunId`.
+ * them) nobody's. Also the invocations, by `subagentRunId`, and the one
+ * still going at the turn's end (`open`: a worker that has not handed back).
  */
-export function handoffOwners(turn: readonly Message[]): { owners: (string | undefined)[]; handoffs: Map<string, Handoff> } {
+export function handoffOwners(turn: readonly Message[]): { owners: (string | undefined)[]; handoffs: Map<string, Handoff>; open: Handoff | undefined } {
   /** The turn's handoffs, by their call ids; and its handoffs back. */
   const byCall = new Map<string, Handoff>();
   const backCalls = new Set<string>();
@@ -45,5 +46,5 @@ export function handoffOwners(turn: readonly Message[]): { owners: (string | und
     if (message.role === "tool" && backCalls.has(message.toolCallId)) current = undefined;
     return owner?.subagentRunId;
   });
-  return { owners, handoffs: new Map([...byCall.values()].map((handoff) => [handoff.subagentRunId, handoff])) };
+  return { owners, handoffs: new Map([...byCall.values()].map((handoff) => [handoff.subagentRunId, handoff])), open: current };
 }

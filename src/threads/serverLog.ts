@@ -173,6 +173,13 @@ function runOfAnswer(threadId: string, answer: readonly Message[], held: { messa
   }
   const interrupts = held?.interrupts ?? [];
   const asking = new Set(interrupts.map((interrupt) => interrupt.subagentRunId));
+  // A worker that asked before it said anything (its messages are still in its own graph) starts where it asks.
+  for (const subagentRunId of asking) {
+    const subagent = subagentRunId === undefined ? undefined : known.get(subagentRunId);
+    if (!subagent || subagents.has(subagent.subagentRunId)) continue;
+    subagents.add(subagent.subagentRunId);
+    events.push({ type: EventType.SUBAGENT_STARTED, subagentRunId: subagent.subagentRunId, name: subagent.name, ...(subagent.parentToolCallId !== undefined && { parentToolCallId: subagent.parentToolCallId }) } as BaseEvent);
+  }
   for (const subagentRunId of subagents) events.push({ type: EventType.SUBAGENT_FINISHED, subagentRunId, outcome: { type: asking.has(subagentRunId) ? "suspended" : "success" } } as BaseEvent);
   if (held) events.push({ type: EventType.MESSAGES_SNAPSHOT, messages: held.messages } as BaseEvent, { type: EventType.STATE_SNAPSHOT, snapshot: held.state ?? {} } as BaseEvent);
   events.push({ type: EventType.RUN_FINISHED, threadId, runId, ...(interrupts.length > 0 && { outcome: { type: "interrupt", interrupts } }) } as BaseEvent);

@@ -28,6 +28,20 @@ describe("withWorkers (a LangGraph supervisor's thread read back)", () => {
     ]);
   });
 
+  it("names the worker a restored card waits on: the thread waits inside the invocation its last handoff started", () => {
+    const waiting: Message[] = [
+      { id: "u1", role: "user", content: "Tidy up" },
+      { id: "a1", role: "assistant", content: "", toolCalls: [call("h1", "transfer_to_cleaner")] },
+      { id: "t1", role: "tool", toolCallId: "h1", content: "Successfully transferred to cleaner" },
+    ];
+    const lc = waiting.map((message) => ({ id: message.id, name: message.id === "a1" ? "supervisor" : undefined, ...(message.role === "assistant" && { tool_calls: [{ id: "h1", name: "transfer_to_cleaner" }] }) }));
+    const thread = withWorkers({ threadId: "t", messages: waiting, state: {}, interrupts: [{ id: "i1", reason: "langgraph:interrupt", message: "Delete *.tmp?" }] }, lc, "supervisor");
+    expect(thread.interrupts).toEqual([expect.objectContaining({ id: "i1", subagentRunId: "cleaner:h1" })]);
+    const [answer] = replayServerThread(thread).responses;
+    const cards = answer!.output.generic.flatMap((item) => (item.response_type === "user_defined" ? [item.user_defined] : []));
+    expect(cards).toEqual([expect.objectContaining({ kind: "interrupt", subagent: "cleaner" })]);
+  });
+
   it("leaves a thread whose handoffs are no supervisor's as it is (a swarm hands the conversation itself along)", () => {
     const thread = { threadId: "t", messages, state: {}, interrupts: [] };
     expect(withWorkers(thread, named({ a1: "alice", w1: "bob" }), "supervisor")).toBe(thread);

@@ -9,7 +9,9 @@ import { turnsOf } from "../serverLog";
  * supervisor handed off (its LangChain message, named `supervisor`, calls
  * `transfer_to_<worker>`), what follows a handoff's result up to the
  * worker's handoff back is the worker's (`handoffOwners`), and `subagents`
- * says each invocation's worker, handoff and handoff back. A turn without a
+ * says each invocation's worker, handoff and handoff back. The interrupts the
+ * thread waits on are the invocation's its last turn left open (the worker
+ * asked, as `langGraphSubagents` attributes them live). A turn without a
  * supervisor's handoff (a swarm's) is left as it is.
  */
 export function withWorkers(thread: ServerThreadOfMessages, lcMessages: unknown, supervisor: string): ServerThreadOfMessages {
@@ -21,11 +23,16 @@ export function withWorkers(thread: ServerThreadOfMessages, lcMessages: unknown,
   if (supervisorsHandoffs.size === 0) return thread;
   const owners = new Map<string, string>();
   const subagents: ThreadSubagent[] = [];
-  for (const { answer } of turnsOf(thread.messages)) {
-    if (!answer.some((message) => supervisorsHandoffs.has(message.id))) continue;
+  const turns = turnsOf(thread.messages);
+  let asking: string | undefined;
+  turns.forEach(({ answer }, at) => {
+    if (!answer.some((message) => supervisorsHandoffs.has(message.id))) return;
     const turn = handoffOwners(answer);
     answer.forEach((message, index) => turn.owners[index] !== undefined && owners.set(message.id, turn.owners[index]!));
     subagents.push(...turn.handoffs.values());
-  }
-  return { ...thread, messages: thread.messages.map((message) => (owners.has(message.id) ? { ...message, subagentRunId: owners.get(message.id)! } : message)), subagents };
+    if (at === turns.length - 1) asking = turn.open?.subagentRunId;
+  });
+  const worker = asking;
+  const interrupts = worker === undefined ? thread.interrupts : thread.interrupts.map((interrupt) => ({ subagentRunId: worker, ...interrupt }));
+  return { ...thread, messages: thread.messages.map((message) => (owners.has(message.id) ? { ...message, subagentRunId: owners.get(message.id)! } : message)), interrupts, subagents };
 }
