@@ -98,6 +98,12 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     const { chat, errors } = teamChat("hidden");
     expect(await chat.say("Why are there tides?")).toBeUndefined();
     expect(chat.carbon.transcript()).toBe("You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? Handing off to researcher (success), researcher (success), Handing off to writer (success), writer (success)");
+    // Read back from the server, the same: the workers' steps without their words.
+    const live = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? [chunk.final_response] : [])).at(-1)!;
+    const thread = await fromAgent(createLangGraphAgent(server.url, undefined, "team"), { subagentVisibility: "hidden" }).threads!.load(chat.adapter.threadId);
+    const [restored] = replayServerThread(thread!).responses;
+    const read = (steps: CarbonChainOfThoughtStep[] = []) => steps.map(({ title, tool_name, response }) => [title ?? tool_name, response?.content]);
+    expect(read(restored!.message_options?.chain_of_thought)).toEqual(read(live.message_options?.chain_of_thought));
     expect(errors).toEqual([]);
   }, 60_000);
 

@@ -70,7 +70,7 @@ export function langGraphThreads(langGraphAgent: LangGraphAgentLike, options: La
       }
       const read = readThreadState(threadId, raw);
       // A supervisor's workers, as a live run attributes them (inline: the messages as they are).
-      const thread = subagentVisibility === "inline" ? read : withWorkers(read, isRecord(raw) && isRecord(raw.values) ? raw.values.messages : undefined, SUPERVISOR);
+      const thread = subagentVisibility === "inline" ? read : withWorkers(read, isRecord(raw) && isRecord(raw.values) ? raw.values.messages : undefined, SUPERVISOR, subagentVisibility === "hidden");
       if (!run || !runs) return thread;
       // The person's message the run answers, which the thread's state holds only once the run has taken it.
       const asked = askedIn(run);

@@ -161,13 +161,13 @@ function runOfAnswer(threadId: string, answer: readonly Message[], held: { messa
   for (const message of answer) {
     const { subagentRunId } = message;
     const subagent = subagentRunId === undefined ? undefined : known.get(subagentRunId);
-    if (subagent?.unshown?.includes(message.id)) continue;
-    const at = events.length;
     if (subagentRunId !== undefined && !subagents.has(subagentRunId)) {
       subagents.add(subagentRunId);
       const parentToolCallId = subagent?.parentToolCallId;
       events.push({ type: EventType.SUBAGENT_STARTED, subagentRunId, name: subagent?.name ?? names.get(subagentRunId) ?? "subagent", ...(parentToolCallId !== undefined && { parentToolCallId }) } as BaseEvent);
     }
+    if (subagent?.unshown?.includes(message.id)) continue;
+    const at = events.length;
     events.push(...eventsOf(message));
     if (subagentRunId !== undefined) for (let index = at; index < events.length; index++) events[index] = { ...events[index]!, subagentRunId } as BaseEvent;
   }

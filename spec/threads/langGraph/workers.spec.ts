@@ -28,6 +28,16 @@ describe("withWorkers (a LangGraph supervisor's thread read back)", () => {
     ]);
   });
 
+  it("hidden, shows the worker's step without its words, as a live run does", () => {
+    const thread = withWorkers({ threadId: "t", messages, state: {}, interrupts: [] }, named({ a1: "supervisor", w1: "writer", w2: "writer", a2: "supervisor" }), "supervisor", true);
+    const [answer] = replayServerThread(thread).responses;
+    expect(answer!.output.generic.map((item) => item.text).filter(Boolean)).toEqual(["The moon's pull."]);
+    expect(answer!.message_options?.chain_of_thought?.map((step) => [step.title, step.response?.content])).toEqual([
+      ["Handing off to writer", "Successfully transferred to writer"],
+      ["writer", undefined],
+    ]);
+  });
+
   it("names the worker a restored card waits on: the thread waits inside the invocation its last handoff started", () => {
     const waiting: Message[] = [
       { id: "u1", role: "user", content: "Tidy up" },

@@ -11,10 +11,12 @@ import { turnsOf } from "../serverLog";
  * worker's handoff back is the worker's (`handoffOwners`), and `subagents`
  * says each invocation's worker, handoff and handoff back. The interrupts the
  * thread waits on are the invocation's its last turn left open (the worker
- * asked, as `langGraphSubagents` attributes them live). A turn without a
+ * asked, as `langGraphSubagents` attributes them live). `hidden` (the
+ * `subagentVisibility`): none of a worker's messages shows, its step does, as
+ * live. A turn without a
  * supervisor's handoff (a swarm's) is left as it is.
  */
-export function withWorkers(thread: ServerThreadOfMessages, lcMessages: unknown, supervisor: string): ServerThreadOfMessages {
+export function withWorkers(thread: ServerThreadOfMessages, lcMessages: unknown, supervisor: string, hidden = false): ServerThreadOfMessages {
   const supervisorsHandoffs = new Set(
     (Array.isArray(lcMessages) ? lcMessages : [])
       .filter((message): message is Record<string, unknown> => isRecord(message) && message.name === supervisor && Array.isArray(message.tool_calls) && message.tool_calls.some((call: unknown) => isRecord(call) && String(call.name).startsWith(HANDOFF)))
@@ -29,7 +31,7 @@ export function withWorkers(thread: ServerThreadOfMessages, lcMessages: unknown,
     if (!answer.some((message) => supervisorsHandoffs.has(message.id))) return;
     const turn = handoffOwners(answer);
     answer.forEach((message, index) => turn.owners[index] !== undefined && owners.set(message.id, turn.owners[index]!));
-    subagents.push(...turn.handoffs.values());
+    for (const handoff of turn.handoffs.values()) subagents.push(hidden ? { ...handoff, unshown: answer.filter((_, index) => turn.owners[index] === handoff.subagentRunId).map((message) => message.id) } : handoff);
     if (at === turns.length - 1) asking = turn.open?.subagentRunId;
   });
   const worker = asking;
