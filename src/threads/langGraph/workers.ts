@@ -25,16 +25,16 @@ export function withWorkers(thread: ServerThreadOfMessages, lcMessages: unknown,
   if (supervisorsHandoffs.size === 0) return thread;
   const owners = new Map<string, string>();
   const subagents: ThreadSubagent[] = [];
-  const turns = turnsOf(thread.messages);
+  /** The invocation the last turn left open: the worker the thread's interrupts are. */
   let asking: string | undefined;
-  turns.forEach(({ answer }, at) => {
-    if (!answer.some((message) => supervisorsHandoffs.has(message.id))) return;
+  for (const { answer } of turnsOf(thread.messages)) {
+    asking = undefined;
+    if (!answer.some((message) => supervisorsHandoffs.has(message.id))) continue;
     const turn = handoffOwners(answer);
     answer.forEach((message, index) => turn.owners[index] !== undefined && owners.set(message.id, turn.owners[index]!));
     for (const handoff of turn.handoffs.values()) subagents.push(hidden ? { ...handoff, unshown: answer.filter((_, index) => turn.owners[index] === handoff.subagentRunId).map((message) => message.id) } : handoff);
-    if (at === turns.length - 1) asking = turn.open?.subagentRunId;
-  });
-  const worker = asking;
-  const interrupts = worker === undefined ? thread.interrupts : thread.interrupts.map((interrupt) => ({ subagentRunId: worker, ...interrupt }));
+    asking = turn.open?.subagentRunId;
+  }
+  const interrupts = asking === undefined ? thread.interrupts : thread.interrupts.map((interrupt) => ({ subagentRunId: asking, ...interrupt }));
   return { ...thread, messages: thread.messages.map((message) => (owners.has(message.id) ? { ...message, subagentRunId: owners.get(message.id)! } : message)), interrupts, subagents };
 }
