@@ -16,6 +16,8 @@ const SUP = "supervisor:s1|agent:a";
 const RES = "researcher:r1|agent:b";
 const handoff = { type: EventType.TOOL_CALL_START, toolCallId: "h1", toolCallName: "transfer_to_researcher" } as BaseEvent;
 const text = ev.textStart("m1");
+/** A tool call of an AG-UI assistant message. */
+const call = (id: string, name: string) => ({ id, type: "function", function: { name, arguments: "{}" } });
 
 describe("langGraphSubagents", () => {
   it("makes each worker after the supervisor a subagent: started under its handoff, its events its own, finished when the supervisor speaks again", () => {
@@ -35,7 +37,6 @@ describe("langGraphSubagents", () => {
   });
 
   it("attributes the turn's worker messages and its handoff back in a snapshot, ahead of their stream too, never the person's or the supervisor's", () => {
-    const call = (id: string, name: string) => ({ id, type: "function", function: { name, arguments: "{}" } });
     const messages = [
       { id: "u0", role: "user", content: "Earlier" },
       { id: "old", role: "assistant", content: "An earlier turn's words" },
@@ -84,6 +85,37 @@ describe("langGraphSubagents", () => {
       expectObservable(source.pipe(langGraphSubagents())).toBe("-n----(Sr)-t----(Fu)-|", { n: state("supervisor"), r: raw(tools), S: started("researcher:h1", "researcher", "h1"), t: by(text, "researcher:h1"), F: finished("researcher:h1"), u: raw(SUP) });
       const swarm = { n: state("alice"), r: raw(tools), t: text };
       expectObservable(cold("-n-r-t-|", swarm).pipe(langGraphSubagents())).toBe("-n-r-t-|", swarm);
+    });
+  });
+
+  it("goes on in the worker a resume starts in when the state was read after the worker handed back (the bridge reads it as the run goes), its snapshot's words the worker's", () => {
+    const state = {
+      type: EventType.STATE_SNAPSHOT,
+      snapshot: {
+        messages: [
+          { id: "u1", type: "human", content: "Delete my temp files" },
+          { id: "a0", type: "ai", name: "supervisor", content: "", tool_calls: [{ id: "h1", name: "transfer_to_researcher", args: {} }] },
+          { id: "a0-tool", type: "tool", name: "transfer_to_researcher", tool_call_id: "h1", content: "Successfully transferred to researcher" },
+          { id: "m1", type: "ai", name: "researcher", content: "Cleaned up" },
+          { id: "back", type: "ai", name: "researcher", content: "Transferring back to supervisor", tool_calls: [{ id: "b1", name: "transfer_back_to_supervisor", args: {} }] },
+          { id: "back-tool", type: "tool", name: "transfer_back_to_supervisor", tool_call_id: "b1", content: "Successfully transferred back to supervisor" },
+        ],
+      },
+    } as BaseEvent;
+    const messages = [
+      { id: "u1", role: "user", content: "Delete my temp files" },
+      { id: "a0", role: "assistant", content: "", toolCalls: [call("h1", "transfer_to_researcher")] },
+      { id: "a0-tool", role: "tool", toolCallId: "h1", content: "Successfully transferred to researcher" },
+      { id: "m1", role: "assistant", content: "Cleaned up" },
+      { id: "back", role: "assistant", content: "Transferring back to supervisor", toolCalls: [call("b1", "transfer_back_to_supervisor")] },
+      { id: "back-tool", role: "tool", toolCallId: "b1", content: "Successfully transferred back to supervisor" },
+    ];
+    const snapshot = { type: EventType.MESSAGES_SNAPSHOT, messages } as BaseEvent;
+    const attributed = { ...snapshot, messages: [...messages.slice(0, 3), ...messages.slice(3).map((message) => ({ ...message, subagentRunId: "researcher:h1" }))] };
+    const tools = "researcher:r1|tools:t";
+    testScheduler().run(({ cold, expectObservable }) => {
+      const source = cold("-n-m-r----t-u----|", { n: state, m: snapshot, r: raw(tools), t: text, u: raw(SUP) });
+      expectObservable(source.pipe(langGraphSubagents())).toBe("-n-m-(Sr)-t-(Fu)-|", { n: state, m: attributed, r: raw(tools), S: started("researcher:h1", "researcher", "h1"), t: by(text, "researcher:h1"), F: finished("researcher:h1"), u: raw(SUP) });
     });
   });
 

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent, type Message, type RunFinishedEvent } from "@ag-ui/core";
 import { defer, identity, mergeMap, type MonoTypeOperatorFunction } from "rxjs";
-import { HANDOFF, HANDOFF_BACK, handoffOwners, SUPERVISOR } from "../../internal/handoffOwners";
+import { HANDOFF, handoffOwners, SUPERVISOR } from "../../internal/handoffOwners";
 import { isRecord } from "../../internal/isRecord";
 
 /** How a multi-agent graph's workers show, as the Python `ag_ui_langgraph` bridge names it (`subagent_visibility`). */
@@ -127,16 +127,16 @@ export function langGraphSubagents(options: LangGraphSubagentsOptions = {}): Mon
       };
       /**
        * A run that begins inside a worker (a resume where it asked) streams the worker before the supervisor speaks:
-       * the state's LangChain messages (they keep who spoke, as `name`) say the supervisor handed the turn to it, and
-       * it has not handed it back. The worker goes on under that handoff.
+       * the state's LangChain messages (they keep who spoke, as `name`) say the supervisor handed the turn to it. The
+       * worker goes on under that handoff. Whether it has handed the turn back by then says nothing: the bridge reads
+       * the state while the run goes on, so a fast worker may have finished by the time it is read.
        */
       const resumedIn = (snapshot: unknown) => {
         const messages = isRecord(snapshot) && Array.isArray(snapshot.messages) ? (snapshot.messages as unknown[]).filter(isRecord) : [];
         const turn = messages.slice(messages.map((message) => message.type).lastIndexOf("human") + 1);
         const calls = (message: Record<string, unknown>) => (Array.isArray(message.tool_calls) ? (message.tool_calls as unknown[]).filter(isRecord) : []);
-        const back = turn.map((message) => calls(message).some((call) => String(call.name).startsWith(HANDOFF_BACK))).lastIndexOf(true);
         const at = turn.map((message) => message.name === supervisor && calls(message).some((call) => String(call.name).startsWith(HANDOFF))).lastIndexOf(true);
-        if (at < 0 || at < back) return;
+        if (at < 0) return;
         supervised = true;
         for (const call of calls(turn[at]!)) if (String(call.name).startsWith(HANDOFF)) handoffs.set(String(call.name).slice(HANDOFF.length), String(call.id));
       };
