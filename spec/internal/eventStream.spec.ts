@@ -141,6 +141,25 @@ describe("createEventStreamParser", () => {
       );
     });
 
+    it("bounds by the exact UTF-8 size of lines and frames, however the bytes are split", () => {
+      fc.assert(
+        fc.property(stream, fc.array(fc.nat(), { maxLength: 20 }), ({ text, bytes: whole }, cuts) => {
+          // The largest line, and the largest frame (its field lines, no comments), in bytes: the least bound that passes.
+          let needed = 0;
+          let frameBytes = 0;
+          for (const line of text.split(/\r\n|\r|\n/)) {
+            const size = bytes(line).length;
+            if (line === "") frameBytes = 0;
+            else if (!line.startsWith(":")) frameBytes += size;
+            needed = Math.max(needed, size, frameBytes);
+          }
+          expect(() => parse(split(whole, cuts), needed)).not.toThrow();
+          if (needed > 0) expect(() => parse(split(whole, cuts), needed - 1)).toThrow(TooLarge);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
     it("agrees with eventsource-parser on every frame that carries data", () => {
       fc.assert(
         fc.property(stream, ({ text, bytes: whole }) => {

@@ -88,16 +88,18 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
       // An empty chunk must not forget that the last one ended in CR (a CRLF split around it).
       if (bytes.length === 0) return;
       const text = decoder.decode(bytes, { stream: true });
-      // One UTF-16 unit per byte (all ASCII, the usual case): counting characters counts bytes, for free. A byte
-      // gives at most one unit (a character of several bytes fewer, an invalid byte one U+FFFD), so equal lengths
-      // prove it, unless the chunk began by finishing a character carried over from the last one (that character
-      // is one unit for bytes partly uncounted). Otherwise each character counts its full UTF-8 size where it is
-      // decoded (U+FFFD as 3), so no byte goes uncounted.
+      // One UTF-16 unit per byte (all ASCII, the usual case): a line's characters are its bytes. A byte gives at
+      // most one unit, so equal lengths prove it, unless the chunk began by finishing a character carried over from
+      // the last one. Otherwise a line's bytes are read off the chunk itself: CR and LF are single bytes that never
+      // occur inside a UTF-8 sequence, so the n-th line end in the text is the n-th in the bytes, and a line counts
+      // the bytes between its ends as they arrived (a character split across chunks in the chunk of each part).
       const ascii = !carried && text.length === bytes.length;
       // A character left unfinished has its lead byte among the last three.
       carried = bytes[bytes.length - 1]! >= 0x80 || (bytes.length > 1 && bytes[bytes.length - 2]! >= 0x80) || (bytes.length > 2 && bytes[bytes.length - 3]! >= 0x80);
       let start = 0;
-      if (afterCR && text.charCodeAt(0) === LF) start = 1;
+      // Where the next line's bytes begin in the chunk (read only when it is not all ASCII).
+      let byteStart = 0;
+      if (afterCR && text.charCodeAt(0) === LF) start = byteStart = 1;
       afterCR = false;
       // Cached positions keep the scan linear when a chunk has many LFs and no CR (or the reverse).
       let nextLF = -2;
@@ -107,7 +109,8 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
         if (nextCR !== -1 && nextCR < start) nextCR = text.indexOf("\r", start);
         const end = nextLF === -1 ? nextCR : nextCR === -1 ? nextLF : Math.min(nextLF, nextCR);
         const stop = end === -1 ? text.length : end;
-        const bytesHere = ascii ? stop - start : utf8Length(text, start, stop);
+        const byteStop = ascii ? stop : end === -1 ? bytes.length : bytes.indexOf(text.charCodeAt(end), byteStart);
+        const bytesHere = byteStop - byteStart;
         if (partialBytes + bytesHere > maxEventSize) throw tooLarge(maxEventSize);
         if (end === -1) {
           partial += text.slice(start);
@@ -120,11 +123,17 @@ export function createEventStreamParser(options: EventStreamParserOptions): Even
         partialBytes = 0;
         line(whole, wholeBytes);
         start = end + 1;
+        byteStart = byteStop + 1;
         if (text.charCodeAt(end) === CR) {
           if (start === text.length) afterCR = true;
-          else if (text.charCodeAt(start) === LF) start += 1;
+          else if (text.charCodeAt(start) === LF) {
+            start += 1;
+            byteStart += 1;
+          }
         }
       }
+      // The chunk ended with a line end and then the first bytes of a character: they begin the next line.
+      partialBytes += bytes.length - byteStart;
     },
     pending: () => partialBytes > 0 || frameBytes > 0,
     end() {
@@ -185,18 +194,3 @@ const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
 const SPACE = 0x20;
-
-/** The UTF-8 size of `text[start, end)`, as the decoder produced it (so no lone surrogates but U+FFFD). */
-function utf8Length(text: string, start: number, end: number): number {
-  let bytes = 0;
-  for (let index = start; index < end; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4;
-      index++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
