@@ -49,10 +49,14 @@ export function hostContextOf(tile: HTMLElement, options: HostContextOptions): M
     availableDisplayModes: ["inline"],
     containerDimensions: { maxHeight: options.maxHeight, width: Math.round(tile.getBoundingClientRect().width) || 600 },
     locale: options.locale ?? tile.ownerDocument.defaultView?.navigator.language ?? "en",
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timeZone: pageTimeZone(),
     platform: "web",
   };
 }
+
+/** The page's IANA time zone, read once: a `DateTimeFormat` costs the main thread a few milliseconds to make. */
+let timeZone: string | undefined;
+const pageTimeZone = () => (timeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /** Whether a CSS color (`#rrggbb`, `#rgb` or `rgb(…)`) is dark: its relative luminance under 0.4. */
 export function isDark(color: string): boolean {
