@@ -378,10 +378,22 @@ async function itemCosts() {
       ["after one answered: a decision card", costs.laterCard],
       ["after an approval surface answered: the booking form", costs.laterForm],
       ["first of its kind: an MCP App of about the form's height (basic-vanillajs, sandboxed)", costs.mcpApp],
+      ["the booking form's turn, undrawn (`?surfaces=off`)", costs.formUndrawn],
+      ["the MCP App's turn, undrawn", costs.mcpAppUndrawn],
     ];
     for (const [name, measured] of turns) {
       if (!measured) continue;
       console.log(`| ${name} | ${spread(measured.map((one) => one.busyMs))} | ${spread(measured.map((one) => one.scriptMs))} | ${spread(measured.map((one) => one.longestTask), ms)} | ${spread(measured.map((one) => one.chunks))} |`);
+    }
+    // What the item itself costs: the median turn drawn less the median turn undrawn.
+    const items: [string, ItemCostRun[] | undefined, ItemCostRun[] | undefined][] = [
+      ["the booking form", costs.form, costs.formUndrawn],
+      ["the MCP App", costs.mcpApp, costs.mcpAppUndrawn],
+    ];
+    for (const [name, drawn, undrawn] of items) {
+      if (!drawn || !undrawn) continue;
+      const less = (read: (run: ItemCostRun) => number) => Math.round(median(drawn.map(read)) - median(undrawn.map(read)));
+      console.log(`\n${name} itself (median drawn less median undrawn): task time ${less((run) => run.busyMs)} ms, script ${less((run) => run.scriptMs)} ms`);
     }
   } finally {
     await browser.close();

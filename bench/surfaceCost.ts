@@ -6,7 +6,9 @@
  * form": a question, the arguments, three buttons), or a decision card ("Please delete my old files"); and, for the
  * record, the same form from the booking agent behind the real middleware; and an MCP App of about the form's height
  * (the official basic-vanillajs example behind the real MCP Apps middleware, in the sandbox on a second loopback
- * origin, which Chromium runs in the page's own process: the same site), drawn once it has initialized.
+ * origin and site, which Chromium runs in a process of its own), drawn once it has initialized. The form and the app
+ * are also measured undrawn (the page's `?surfaces=off`: the same turn, its step, no item), so what the item itself
+ * costs is the difference, the rest of the two turns (their steps, the app's tool result) aside.
  *
  * Each kind is measured twice: as the first item of its kind in the page (its code runs for the first time), and as
  * a later one (a turn of its kind was shown and answered before). The window is the same for every turn, Enter
@@ -43,6 +45,8 @@ interface ItemTurn extends Item {
   warmUp: { ask: string; reply: string };
   /** A turn shown and answered (its button pressed, the reply shown) before the measured one. */
   before?: Item & { reply: string };
+  /** Measured on the page that draws no A2UI surface and no MCP App. */
+  undrawn?: true;
 }
 
 const WINDOW_MS = 3_000;
@@ -63,6 +67,8 @@ export const ITEM_TURNS = {
   laterForm: { ...BOOKING_FORM, warmUp: SCRIPTED_WARM_UP, before: { ...APPROVAL_SURFACE, reply: DELETED } },
   /** The official basic-vanillajs MCP App (a form of about the booking form's height) behind the real middleware, in the sandbox on a second origin. */
   mcpApp: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" } },
+  formUndrawn: { ...BOOKING_FORM, warmUp: SCRIPTED_WARM_UP, undrawn: true },
+  mcpAppUndrawn: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" }, undrawn: true },
 } satisfies Record<string, ItemTurn>;
 
 export type ItemTurnName = keyof typeof ITEM_TURNS;
@@ -104,7 +110,7 @@ async function showAndAnswer(page: Page, chat: ChatPage, before: NonNullable<Ite
 async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promise<ItemCostRun> {
   const page = await browser.newPage(PAGE_OPTIONS);
   try {
-    const chat = await openChatPage(page, `${url}?persist=off`);
+    const chat = await openChatPage(page, `${url}?persist=off${turn.undrawn ? "&surfaces=off" : ""}`);
     await chat.send(turn.warmUp.ask);
     await page.locator('[data-testid^="message-by-index"]').getByText(turn.warmUp.reply).first().waitFor();
     if (turn.before) await showAndAnswer(page, chat, turn.before);
@@ -118,7 +124,7 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
     await chat.send(turn.ask);
     await page.waitForTimeout(WINDOW_MS);
     const after = await metrics();
-    if (!(await isDrawn(page, turn))) throw new Error(`"${turn.ask}": the item was not drawn within ${WINDOW_MS} ms of Enter`);
+    if (!turn.undrawn && !(await isDrawn(page, turn))) throw new Error(`"${turn.ask}": the item was not drawn within ${WINDOW_MS} ms of Enter`);
     const { chunks, longestTask } = await readProbe(page);
     const spent = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
     return { busyMs: spent("TaskDuration"), scriptMs: spent("ScriptDuration"), chunks, longestTask };
@@ -133,10 +139,10 @@ export async function measureItemCosts(browser: Browser, runs: number, names = O
   const agent = names.includes("middlewareForm") ? await serveFramework("a2ui") : undefined;
   const a2uiDemo = agent && (await startWebDemo(agent.url));
   // The MCP Apps demo (its servers, the agent behind the middleware, the sandbox), likewise.
-  const apps = names.includes("mcpApp") ? await serveMcpAppsDemo() : undefined;
+  const apps = names.includes("mcpApp") || names.includes("mcpAppUndrawn") ? await serveMcpAppsDemo() : undefined;
   const appsDemo = apps && (await startWebDemo(apps.url, undefined, { MCP_SANDBOX_URL: apps.sandboxUrl }));
   const scriptedDemo = await startWebDemo();
-  const urlOf = (name: ItemTurnName) => (name === "middlewareForm" ? a2uiDemo!.url : name === "mcpApp" ? appsDemo!.url : scriptedDemo.url);
+  const urlOf = (name: ItemTurnName) => (name === "middlewareForm" ? a2uiDemo!.url : name === "mcpApp" || name === "mcpAppUndrawn" ? appsDemo!.url : scriptedDemo.url);
   const measured = Object.fromEntries(names.map((name) => [name, [] as ItemCostRun[]])) as Record<ItemTurnName, ItemCostRun[]>;
   try {
     for (let run = 0; run < runs; run++) {

@@ -73,10 +73,13 @@ chat.onBeforeRender = (instance: CarbonEventBus & CarbonThreadInstance & CarbonE
   window.chatInstance = instance;
   // The adapter follows Carbon's stop button and restart by itself (through this instance's event bus).
   renderDecisionCards({ instance, host: chat, adapter });
-  // A2UI surfaces the agent paints (npm run demo:a2ui), drawn with Carbon's components; their buttons answer the agent.
-  renderA2uiSurfaces({ instance, host: chat, adapter });
-  // MCP Apps the agent's tools bring (npm run demo:mcp-apps), each run in the sandbox proxy the demo serves on a second origin.
-  renderMcpApps({ instance, host: chat, adapter, sandboxUrl: window.MCP_SANDBOX_URL });
+  // `?surfaces=off` draws neither of the two below: the same turns, their items left out (what bench:browser weighs an item against).
+  if (new URLSearchParams(location.search).get("surfaces") !== "off") {
+    // A2UI surfaces the agent paints (npm run demo:a2ui), drawn with Carbon's components; their buttons answer the agent.
+    renderA2uiSurfaces({ instance, host: chat, adapter });
+    // MCP Apps the agent's tools bring (npm run demo:mcp-apps), each run in the sandbox proxy the demo serves on a second origin.
+    renderMcpApps({ instance, host: chat, adapter, sandboxUrl: window.MCP_SANDBOX_URL });
+  }
   // The versions bar under the latest answer (ask again, go back and forth between the answers), and the control under
   // each question (edit it, go back and forth between its versions).
   renderAnswerVersions({ instance, host: chat, adapter });
