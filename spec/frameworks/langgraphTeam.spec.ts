@@ -17,10 +17,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.close());
 
-function teamChat(subagentVisibility?: SubagentVisibility, graph: "team" | "swarm" | "ops" = "team") {
+function teamChat(subagentVisibility?: SubagentVisibility, graph: "team" | "swarm" | "ops" = "team", fetching?: typeof fetch) {
   const errors: CarbonAgUiError[] = [];
   const inputs: RunAgentInput[] = [];
-  const run = fromAgent(createLangGraphAgent(server.url, undefined, graph), { ...(subagentVisibility && { subagentVisibility }) });
+  const run = fromAgent(createLangGraphAgent(server.url, fetching, graph), { ...(subagentVisibility && { subagentVisibility }) });
   const chat = new Chat({ run: (input, options) => (inputs.push(input), run(input, options)), coalesce: false, onError: (error) => errors.push(error) });
   return { chat, errors, inputs };
 }
@@ -91,6 +91,32 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     expect(read(restored!.message_options?.chain_of_thought)).toEqual(read(live.message_options?.chain_of_thought).filter(([title]) => title !== "researcher: search"));
     expect(read(restored!.message_options?.chain_of_thought).map(([title]) => title)).toEqual(["Handing off to researcher", "researcher", "Handing off to writer", "writer"]);
     expect(restored!.output.generic.map((item) => item.text).filter(Boolean)).toEqual(["Final answer: the moon's pull makes the tides."]);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("goes on in the worker after an approval even when the bridge reads the state only once the worker has handed back (the race a fast server makes, forced)", async () => {
+    // The resume's stream is taken whole before the bridge sees any of it, so the run is over on the server when the
+    // bridge reads the state (it reads it as the run goes on, at a subgraph's first event): the state then holds the
+    // cleaner's handoff back, as it does when the server runs ahead of a slow page.
+    let armed = false;
+    let streamed = false;
+    let readsAfterTheRun = 0;
+    const fetching: typeof fetch = async (input, init) => {
+      const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
+      if (streamed && path.endsWith("/state")) readsAfterTheRun++;
+      const response = await fetch(input, init);
+      if (!armed || !path.endsWith("/runs/stream")) return response;
+      const whole = await response.arrayBuffer();
+      streamed = true;
+      return new Response(whole, { status: response.status, headers: response.headers });
+    };
+    const { chat, errors } = teamChat(undefined, "ops", fetching);
+    expect(await chat.say("Please delete my temp files")).toBeUndefined();
+    armed = true;
+    expect(await chat.decide("approve")).toBeUndefined();
+    await waitUntil(() => chat.carbon.transcript().includes("Final answer") && chat.carbon.waitingForFinal.length === 0, 30_000);
+    expect(readsAfterTheRun).toBeGreaterThan(0);
+    expect(chat.carbon.transcript().split("\nAssistant: ").at(-1)).toBe("Final answer: your temp files are taken care of.\n  How did I get this answer? cleaner (success), cleaner: delete_files (success)");
     expect(errors).toEqual([]);
   }, 60_000);
 
