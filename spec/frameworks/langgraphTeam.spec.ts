@@ -25,6 +25,27 @@ function teamChat(subagentVisibility?: SubagentVisibility, graph: "team" | "swar
   return { chat, errors, inputs };
 }
 
+/**
+ * A fetch for the LangGraph SDK that, once armed, takes a run's stream whole before handing it on: the run is over on
+ * the server before the bridge sees its first event, as when the server runs ahead of a slow page. It counts the
+ * state reads made after (the bridge reads the state as the run goes on, at a subgraph's first event).
+ */
+function serverAhead() {
+  let armed = false;
+  let streamed = false;
+  let reads = 0;
+  const fetching: typeof fetch = async (input, init) => {
+    const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
+    if (streamed && path.endsWith("/state")) reads++;
+    const response = await fetch(input, init);
+    if (!armed || !path.endsWith("/runs/stream")) return response;
+    const whole = await response.arrayBuffer();
+    streamed = true;
+    return new Response(whole, { status: response.status, headers: response.headers });
+  };
+  return { fetching, arm: () => void (armed = true), readsAfterTheRun: () => reads };
+}
+
 describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API server)", () => {
   it("shows each worker as a step of its own, its call under it, and the supervisor's words as the answer", async () => {
     const { chat, errors, inputs } = teamChat();
@@ -94,28 +115,29 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     expect(errors).toEqual([]);
   }, 60_000);
 
+  it("shows the same turn when the server runs ahead of the page: the state the bridge reads holds the whole turn", async () => {
+    const ahead = serverAhead();
+    ahead.arm();
+    const { chat, errors } = teamChat(undefined, "team", ahead.fetching);
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    expect(ahead.readsAfterTheRun()).toBeGreaterThan(0);
+    expect(chat.carbon.transcript()).toBe(
+      "You: Why are there tides?\nAssistant: Final answer: the moon's pull makes the tides.\n  How did I get this answer? Handing off to researcher (success), researcher (success), researcher: search (success), Handing off to writer (success), writer (success)",
+    );
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it("goes on in the worker after an approval even when the bridge reads the state only once the worker has handed back (the race a fast server makes, forced)", async () => {
     // The resume's stream is taken whole before the bridge sees any of it, so the run is over on the server when the
     // bridge reads the state (it reads it as the run goes on, at a subgraph's first event): the state then holds the
     // cleaner's handoff back, as it does when the server runs ahead of a slow page.
-    let armed = false;
-    let streamed = false;
-    let readsAfterTheRun = 0;
-    const fetching: typeof fetch = async (input, init) => {
-      const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
-      if (streamed && path.endsWith("/state")) readsAfterTheRun++;
-      const response = await fetch(input, init);
-      if (!armed || !path.endsWith("/runs/stream")) return response;
-      const whole = await response.arrayBuffer();
-      streamed = true;
-      return new Response(whole, { status: response.status, headers: response.headers });
-    };
-    const { chat, errors } = teamChat(undefined, "ops", fetching);
+    const ahead = serverAhead();
+    const { chat, errors } = teamChat(undefined, "ops", ahead.fetching);
     expect(await chat.say("Please delete my temp files")).toBeUndefined();
-    armed = true;
+    ahead.arm();
     expect(await chat.decide("approve")).toBeUndefined();
     await waitUntil(() => chat.carbon.transcript().includes("Final answer") && chat.carbon.waitingForFinal.length === 0, 30_000);
-    expect(readsAfterTheRun).toBeGreaterThan(0);
+    expect(ahead.readsAfterTheRun()).toBeGreaterThan(0);
     expect(chat.carbon.transcript().split("\nAssistant: ").at(-1)).toBe("Final answer: your temp files are taken care of.\n  How did I get this answer? cleaner (success), cleaner: delete_files (success)");
     expect(errors).toEqual([]);
   }, 60_000);
