@@ -79,6 +79,35 @@ describe("one record of the thread", () => {
     expect(resumed.output.generic.filter((item) => item.response_type === "text").map((item) => item.text)).toEqual(["Done."]);
   });
 
+  it("shows nothing again when a resume runs the asking step anew and its words come under a new id (LangGraph keeps a node's messages once the node is done); a reload shows what live showed", async () => {
+    const persistence = { store: memoryStore(), channel: false as const };
+    const approval: Interrupt = { id: "i1", reason: "approval", message: "May I read the archive?" };
+    const asked = { id: "u-Go", role: "user", content: "Go" } as const;
+    const { adapter, carbon } = scripted(
+      [
+        () => [ev.runStarted(), ...ev.message("g1", "Gathered."), ...ev.message("a1", "An archive may know more."), { type: EventType.MESSAGES_SNAPSHOT, messages: [asked] } as BaseEvent, ev.runFinished({ outcome: { type: "interrupt", interrupts: [approval] } })],
+        () =>
+          ev.run(...ev.message("a2", "An archive may know more."), ...ev.message("r1", "Read it."), {
+            type: EventType.MESSAGES_SNAPSHOT,
+            messages: [asked, { id: "g1", role: "assistant", content: "Gathered." }, { id: "a2", role: "assistant", content: "An archive may know more." }, { id: "r1", role: "assistant", content: "Read it." }],
+          } as never),
+        // A later turn that says the same words is no resume: they are new.
+        () => ev.run(...ev.message("a3", "An archive may know more.")),
+      ],
+      { persistence },
+    );
+    await adapter.sendMessage(request("Go"), sendOptions(), carbon);
+    await adapter.respondToInterrupt({ type: "approve" }, carbon);
+    await adapter.sendMessage(request("Again"), sendOptions(), carbon);
+    const texts = (response: CarbonMessageResponse) => response.output.generic.flatMap((item) => (item.response_type === "text" ? [item.text] : []));
+    expect(finals(carbon).map(texts)).toEqual([["Gathered.", "An archive may know more."], ["Read it."], ["An archive may know more."]]);
+    // As @ag-ui/client reconciles the snapshot: the messages held stay where they are, the new one (g1, dropped at the interrupt) after them.
+    expect(adapter.messages.map((message) => message.id)).toEqual(["u-Go", "a2", "r1", "g1", "u-Again", "a3"]);
+    await adapter.saveNow();
+    const restored = await new CarbonAgUiAdapter({ threadId: "thread-1", run: () => [], persistence }).loadHistory();
+    expect(restored.flatMap(({ message }) => ("output" in message ? [texts(message as CarbonMessageResponse)] : []))).toEqual(finals(carbon).map(texts));
+  });
+
   it("decides once which calls are the chat's: of two frontend tools, only the call the outcome names runs its handler and shows done; the other is as the agent left it", async () => {
     const ran: string[] = [];
     const tool = (name: string) => ({ name, description: name, parameters: { type: "object" }, handler: () => (ran.push(name), "done") });

@@ -80,6 +80,12 @@ export interface AgUiToCarbonOptions
    * begins, so one it raises again gets its card. Default: none.
    */
   answering?: readonly string[];
+  /**
+   * In a resume, the words of the messages the run it resumes showed that
+   * the agent's record has dropped since: one streamed again under a new id
+   * shows nothing (see `textMessages()`). Default: none.
+   */
+  saidBeforeResume?: readonly string[];
   /** Your own operators, run in order on the checked events before the built-in mappings. */
   operators?: readonly MonoTypeOperatorFunction<PipelineElement>[];
   /**
@@ -183,7 +189,7 @@ export function agUiToCarbonStages(options: AgUiToCarbonOptions, conversation: C
     sharedState(),
     predictState(onInvalidEvent ? { onInvalidEvent } : {}),
     activities(),
-    textMessages({ shown }),
+    textMessages({ shown, ...(options.saidBeforeResume && { saidBeforeResume: options.saidBeforeResume }) }),
     reasoningSteps(),
     subagentSteps(),
     toolCallSteps({ ...itemOptions, answeredCalls, ...(onToolCall && { onToolCall }), ...(clientTools && { clientTools }), ...(askedTools && { askedTools }), ...(approvals && { approvals: true }) }),

@@ -37,6 +37,44 @@ export function callWithResult(call: ToolCall, messageId: string, result: { id: 
   ] as BaseEvent[];
 }
 
+/** What the log tells a run as it begins, live or replayed alike. */
+export interface RunOpening {
+  /** The events it shows before its own (`preludeOf`). */
+  prelude: BaseEvent[];
+  /** In a resume, the words the run it resumes showed that the agent's record has dropped (`saidBeforeResume`). */
+  saidBeforeResume: string[];
+}
+
+export function openingOf(before: readonly LogEntry[], run: Pick<RunEntry, "answers" | "origin">, conversation: Conversation): RunOpening {
+  return { prelude: preludeOf(before, run, conversation), saidBeforeResume: saidBeforeResume(before, run, conversation) };
+}
+
+/**
+ * The words a resume may say again: those of the assistant messages the run
+ * it resumes (the branch's last run) showed that the agent's record has
+ * dropped since, in the order they began. LangGraph keeps a node's messages
+ * only once the node is done, so a snapshot at an interrupt lacks what the
+ * interrupted node said, and a resume runs that node again from its start:
+ * its model says the same words under a new id (`textMessages()` shows
+ * them once). None for a run that resumes nothing.
+ */
+export function saidBeforeResume(before: readonly LogEntry[], run: Pick<RunEntry, "answers">, conversation: Conversation): string[] {
+  if ((run.answers?.length ?? 0) === 0) return [];
+  let resumed: RunEntry | undefined;
+  for (let at = before.length - 1; at >= 0 && !resumed; at--) if (before[at]!.kind === "run") resumed = before[at] as RunEntry;
+  const said: string[] = [];
+  const seen = new Set<string>();
+  for (const event of resumed?.events ?? []) {
+    if (event.type !== EventType.TEXT_MESSAGE_START && event.type !== EventType.TEXT_MESSAGE_CHUNK) continue;
+    const { messageId } = event as { messageId?: string };
+    if (messageId === undefined || seen.has(messageId)) continue;
+    seen.add(messageId);
+    const text = conversation.hasMessage(messageId) ? undefined : conversation.heldTexts.get(messageId);
+    if (text !== undefined) said.push(text);
+  }
+  return said;
+}
+
 /** The calls answered before the run, but those its prelude shows answered now: they are shown once, in the run they go with. */
 export function answeredBefore(conversation: Conversation, prelude: readonly BaseEvent[]): Map<string, HeldCall> {
   const answered = conversation.answeredCalls();

@@ -1,4 +1,4 @@
-import { EventType, type BaseEvent } from "@ag-ui/core";
+import { EventType } from "@ag-ui/core";
 import { concat, EMPTY, from, NEVER, Subject, throwError, type Observable, type SchedulerLike } from "rxjs";
 import type { CarbonMessageResponse, CarbonStreamChunk } from "../carbon";
 import { Conversation } from "../conversation";
@@ -8,7 +8,7 @@ import { pipeFused } from "../operators/fusion";
 import { historyItemsOf, type CarbonHistoryItem, type RestoreOptions } from "../persistence/restore";
 import { applyAct, runBegan, runEnded } from "./fold";
 import { actsOf, branchOf, type ActEntry, type ImportedEntry, type LogEntry, type RunEntry, type ThreadAct, type ThreadLogData } from "./log";
-import { answeredBefore, preludeOf, withPrelude } from "./prelude";
+import { answeredBefore, openingOf, withPrelude, type RunOpening } from "./prelude";
 
 export interface ReplayOptions {
   /** The stages' options, as a live run has them (item policy, `html`, tools, what each answer ends with, your operators); what times or reports is the replay's own. */
@@ -61,7 +61,7 @@ export function replayBranch(log: ThreadLogData, options: ReplayOptions, until: 
     if (entry.kind === "imported") return void chat.push(...importEntry(conversation, entry, options.restore));
     if (entry.kind === "run") {
       if (entry.requestId !== undefined) ask(messages.get(entry.requestId));
-      const response = replayRun(conversation, entry, preludeOf(branch.slice(0, at), entry, conversation), options.pipeline);
+      const response = replayRun(conversation, entry, openingOf(branch.slice(0, at), entry, conversation), options.pipeline);
       // A response with no item shows nothing in Carbon, live or restored.
       if (response && response.output.generic.length > 0) chat.push({ entryId: entry.id, item: { message: { ...response, history: { ...response.history, timestamp: Date.parse(entry.time) } }, time: entry.time } });
       return;
@@ -84,7 +84,7 @@ export function replayBranch(log: ThreadLogData, options: ReplayOptions, until: 
  * stopped (or left open) is stopped after its last event; one that failed
  * outside its events fails there; the words for a failure are those shown.
  */
-export function replayRun(conversation: Conversation, run: RunEntry, prelude: readonly BaseEvent[], pipeline: AgUiToCarbonOptions): CarbonMessageResponse | undefined {
+export function replayRun(conversation: Conversation, run: RunEntry, { prelude, saidBeforeResume }: RunOpening, pipeline: AgUiToCarbonOptions): CarbonMessageResponse | undefined {
   const taken = run.events.length > 0 ? runBegan(conversation, run) : [];
   const stop = new Subject<void>();
   let response: CarbonMessageResponse | undefined;
@@ -97,6 +97,7 @@ export function replayRun(conversation: Conversation, run: RunEntry, prelude: re
       ...(run.requestId !== undefined && { requestId: run.requestId }),
       stop,
       answeredCalls: answeredBefore(conversation, prelude),
+      saidBeforeResume,
       // The words the chat showed; a run read from the agent's server says none: they are found as live ones are.
       ...(run.failure && { describeError: () => run.failure?.shown }),
     },

@@ -1,19 +1,19 @@
-import type { BaseEvent, Message } from "@ag-ui/core";
+import type { Message } from "@ag-ui/core";
 import { BehaviorSubject, type Observable, type SchedulerLike } from "rxjs";
 import type { Conversation } from "../conversation";
 import type { PendingInterrupt } from "../hitl";
 import { randomId } from "../internal/ids";
 import { applyAct, runBegan, runEnded } from "./fold";
 import { branchOf, type ActEntry, type ImportedEntry, type LogEntry, type RunEnd, type RunEntry, type ThreadAct, type ThreadLogData } from "./log";
-import { preludeOf } from "./prelude";
+import { openingOf, type RunOpening } from "./prelude";
 import { replayBranch, type ReplayOptions, type Replayed } from "./replay";
 import { ThreadLog, type RunRecorder } from "./threadLog";
 
 /** A run of the thread as it is played: where its events go, and how it ends. */
 export interface LiveRun {
   readonly entry: Omit<RunEntry, "events" | "ended" | "kind">;
-  /** The events to show before its own (see `preludeOf`). */
-  readonly prelude: readonly BaseEvent[];
+  /** What the log tells it as it begins: the events to show before its own, the words a resume may say again. */
+  readonly opening: RunOpening;
   /** Where its events go, as they come. */
   readonly events: RunRecorder;
   /** Its first event came: the cards it answers wait no more. */
@@ -95,13 +95,13 @@ export class Thread {
   /** Begins a run at the head: see `LiveRun`. */
   beginRun(run: Pick<RunEntry, "runId" | "requestId" | "answers" | "parentRunId" | "origin">): LiveRun {
     const entry = { ...run, id: randomId(), responseId: randomId(), time: this.now(), ...(this.log.head !== undefined && { parent: this.log.head }) };
-    const prelude = preludeOf(this.branch(), entry, this.conversation);
+    const opening = openingOf(this.branch(), entry, this.conversation);
     const events = this.log.begin(entry);
     const conversation = this.conversation;
     let taken: PendingInterrupt[] | undefined;
     return {
       entry,
-      prelude,
+      opening,
       events,
       began: () => void (taken ??= runBegan(conversation, entry)),
       end: (ended, about = {}) => {

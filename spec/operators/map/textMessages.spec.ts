@@ -88,6 +88,69 @@ describe("textMessages", () => {
     });
   });
 
+  describe("after a resume, the words the run it resumes showed that the agent's record dropped (saidBeforeResume)", () => {
+    it("shows nothing of a message streamed again under a new id with those words (LangGraph runs an interrupted node again from its start), and keeps it in the history under its new id", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S-a-b-E-s-c-e---|", events({ S: ev.textStart("m2"), a: ev.text("m2", "A paid "), b: ev.text("m2", "archive."), E: ev.textEnd("m2"), s: ev.textStart("m3"), c: ev.text("m3", "New."), e: ev.textEnd("m3") }));
+        expectObservable(source.pipe(textMessages({ saidBeforeResume: ["Gathered.", "A paid archive."] }))).toBe("-r-----h-R-c-(CH)|", {
+          r: instr.reserve("m2"),
+          h: instr.history({ id: "m2", role: "assistant", content: "A paid archive." }),
+          R: instr.reserve("m3"),
+          c: instr.textDelta("m3", "New."),
+          C: instr.textComplete("m3", "New."),
+          H: instr.history({ id: "m3", role: "assistant", content: "New." }),
+        });
+      });
+    });
+
+    it("shows such a message whole from where its words turn out other than those", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S-a-b-E---|", events({ S: ev.textStart("m2"), a: ev.text("m2", "A paid "), b: ev.text("m2", "bill."), E: ev.textEnd("m2") }));
+        expectObservable(source.pipe(textMessages({ saidBeforeResume: ["A paid archive."] }))).toBe("-r---d-(ch)|", {
+          r: instr.reserve("m2"),
+          d: instr.textDelta("m2", "A paid bill."),
+          c: instr.textComplete("m2", "A paid bill."),
+          h: instr.history({ id: "m2", role: "assistant", content: "A paid bill." }),
+        });
+      });
+    });
+
+    it("shows one that ends at the start of those words: a shorter message is another one", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S-a-E---|", events({ S: ev.textStart("m2"), a: ev.text("m2", "A paid"), E: ev.textEnd("m2") }));
+        expectObservable(source.pipe(textMessages({ saidBeforeResume: ["A paid archive."] }))).toBe("-r---(ch)|", {
+          r: instr.reserve("m2"),
+          c: instr.textComplete("m2", "A paid"),
+          h: instr.history({ id: "m2", role: "assistant", content: "A paid" }),
+        });
+      });
+    });
+
+    it("takes each message said before once: the same words a second time are new", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S-a-E-s-b-e---|", events({ S: ev.textStart("m2"), a: ev.text("m2", "Done."), E: ev.textEnd("m2"), s: ev.textStart("m3"), b: ev.text("m3", "Done."), e: ev.textEnd("m3") }));
+        expectObservable(source.pipe(textMessages({ saidBeforeResume: ["Done."] }))).toBe("-r---h-R-b-(CH)|", {
+          r: instr.reserve("m2"),
+          h: instr.history({ id: "m2", role: "assistant", content: "Done." }),
+          R: instr.reserve("m3"),
+          b: instr.textDelta("m3", "Done."),
+          C: instr.textComplete("m3", "Done."),
+          H: instr.history({ id: "m3", role: "assistant", content: "Done." }),
+        });
+      });
+    });
+
+    it("keeps a subagent's message streamed again out of its step, as it was in it", () => {
+      testScheduler().run(({ cold, expectObservable }) => {
+        const source = cold("-S-a-E---|", events({ S: { ...ev.textStart("m2"), subagentRunId: "s1" }, a: ev.text("m2", "My notes."), E: ev.textEnd("m2") }));
+        expectObservable(source.pipe(textMessages({ saidBeforeResume: ["My notes."] }))).toBe("-r---h---|", {
+          r: { kind: "history.reserve", messageId: "m2", role: "assistant", subagentRunId: "s1" },
+          h: instr.history({ id: "m2", role: "assistant", content: "My notes.", subagentRunId: "s1" }),
+        });
+      });
+    });
+  });
+
   it("skips empty deltas and empty messages", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const source = cold("-S-a-E-|", events({ S: ev.textStart("m1"), a: ev.text("m1", ""), E: ev.textEnd("m1") }));

@@ -221,7 +221,8 @@ function runEvents(turn: Turn, { input, events, requestId, answers }: RunRequest
     const stages = {
       ...pipeline,
       responseId: live.entry.responseId,
-      answeredCalls: answeredBefore(turn.conversation, live.prelude),
+      answeredCalls: answeredBefore(turn.conversation, live.opening.prelude),
+      saidBeforeResume: live.opening.saidBeforeResume,
       answering: (answers ?? []).map((answer) => answer.interruptId),
     };
     return new Observable<RunElement>((subscriber) => {
@@ -268,7 +269,7 @@ const keptForTheTurn = (instruction: CarbonInstruction) => instruction.kind === 
 /**
  * The run's first stage (fused with the pipeline's): each event into the
  * thread's log as it comes, and what the log says the run shows first
- * (`live.prelude`) right after its first event, the run's RUN_STARTED.
+ * (`live.opening.prelude`) right after its first event, the run's RUN_STARTED.
  */
 function recorded(live: LiveRun): OperatorFunction<unknown, unknown> {
   return createOperator<unknown, unknown>((out) => {
@@ -281,7 +282,7 @@ function recorded(live: LiveRun): OperatorFunction<unknown, unknown> {
         first = false;
         live.began();
         out.next(event);
-        if ((event as BaseEvent).type === EventType.RUN_STARTED) for (const shown of live.prelude) out.next(shown);
+        if ((event as BaseEvent).type === EventType.RUN_STARTED) for (const shown of live.opening.prelude) out.next(shown);
       },
     };
   });

@@ -34,7 +34,11 @@ interface OpenMessage {
  * words after a resume): while its text is what was seen, nothing of it
  * shows; it goes to the history as any message does. One whose text turns
  * out other than what was seen (an agent that reuses an id) shows whole
- * from there on.
+ * from there on. So does, in a resume, a message under a new id whose
+ * whole text is one of `saidBeforeResume` (LangGraph runs an interrupted
+ * node again from its start, and its model says the same words under a new
+ * id): each of those is taken once, and one that ends short of them, or
+ * turns out other, shows whole.
  *
  * A message a subagent says (its START carries `subagentRunId`) is no part
  * of the answer: it goes to the history with its `subagentRunId`, as
@@ -49,26 +53,46 @@ interface OpenMessage {
 export interface TextMessagesOptions {
   /** The text of the assistant messages the person has seen in earlier runs, by id: a run that streams one again replays it. Default: none. */
   shown?: ReadonlyMap<string, string>;
+  /** In a resume, the words of the messages the run it resumes showed that the agent's record has dropped since (`saidBeforeResume`). Default: none. */
+  saidBeforeResume?: readonly string[];
+}
+
+/** A message streamed again: the texts it may be (what was seen), how much of them came again, and whether it came under a new id (then only its whole text makes it one). */
+interface Replay {
+  seen: string[];
+  matched: number;
+  newId?: true;
 }
 
 export function textMessages(options: TextMessagesOptions = {}): MonoTypeOperatorFunction<PipelineElement> {
   const { shown } = options;
   return createOperator<PipelineElement, PipelineElement>((out) => {
     const open = new Map<string, OpenMessage>();
-    /** Messages of `shown` this run streams again, with what was seen of each and how much of it came again: while their text is that, nothing of them shows. */
-    const replayed = new Map<string, { seen: string; matched: number }>();
+    /** Messages this run streams again: while their text is what was seen, nothing of them shows. */
+    const replayed = new Map<string, Replay>();
+    /** The words said before the resume not yet streamed again. */
+    const saidBefore = [...(options.saidBeforeResume ?? [])];
     const showsText = (messageId: string, message: OpenMessage) => message.role === "assistant" && message.subagentRunId === undefined && !replayed.has(messageId);
     /** Whether a replay's text is still what was seen, `delta` added; once it is not, the message shows, its text so far at once. */
     const stillReplayed = (messageId: string, message: OpenMessage, delta: string) => {
       const replay = replayed.get(messageId);
       if (replay === undefined) return false;
-      if (replay.seen.startsWith(delta, replay.matched)) {
+      replay.seen = replay.seen.filter((seen) => seen.startsWith(delta, replay.matched));
+      if (replay.seen.length > 0) {
         replay.matched += delta.length;
         return true;
       }
       replayed.delete(messageId);
       if (showsText(messageId, message)) out.next({ kind: "item.delta", itemId: messageId, item: { response_type: "text", text: message.text.toString() } });
       return true;
+    };
+    /** At its end, whether a message streamed again under a new id was words said before, whole (they are taken); if not, it shows. */
+    const endsReplayed = (messageId: string) => {
+      const replay = replayed.get(messageId);
+      if (!replay?.newId) return;
+      const taken = saidBefore.indexOf(replay.seen.find((seen) => seen.length === replay.matched) ?? "");
+      if (taken >= 0) saidBefore.splice(taken, 1);
+      else replayed.delete(messageId);
     };
     /** The messages ended so far, with their text (the string the history holds, not a copy): one may be reopened. */
     const ended = new Map<string, { role: OpenMessage["role"]; name?: string; subagentRunId?: string; text: string }>();
@@ -113,7 +137,8 @@ export function textMessages(options: TextMessagesOptions = {}): MonoTypeOperato
             const subagentRunId = before ? before.subagentRunId : element.subagentRunId;
             open.set(element.messageId, { role, text, ...(name !== undefined && { name }), ...(subagentRunId !== undefined && { subagentRunId }) });
             const seen = before ? undefined : shown?.get(element.messageId);
-            if (seen !== undefined) replayed.set(element.messageId, { seen, matched: 0 });
+            if (seen !== undefined) replayed.set(element.messageId, { seen: [seen], matched: 0 });
+            else if (!before && role === "assistant" && saidBefore.length > 0) replayed.set(element.messageId, { seen: [...saidBefore], matched: 0, newId: true });
             if (!before) out.next({ kind: "history.reserve", messageId: element.messageId, role, ...(subagentRunId !== undefined && { subagentRunId }) });
             return;
           }
@@ -131,6 +156,7 @@ export function textMessages(options: TextMessagesOptions = {}): MonoTypeOperato
             const message = opened(element.messageId);
             open.delete(element.messageId);
             if (message.text.isEmpty) return;
+            endsReplayed(element.messageId);
             const text = message.text.toString();
             const { text: _buffer, ...about } = message;
             ended.set(element.messageId, { ...about, text });
