@@ -127,19 +127,7 @@ export class History {
     if (updated.length > 0 || removed) this.publish();
   }
 
-  /**
-   * The messages after the one with id `id` taken out (an answer set aside
-   * for another version of it), or none when the history does not hold it.
-   * Places held for messages that never came go with them.
-   */
-  takeAfter(id: string): Message[] {
-    if (!this.list.has(id)) return [];
-    const taken = this.list.cutAfter(id);
-    this.publish();
-    return taken;
-  }
-
-  /** Puts `messages` last, in their order (an answer set aside, back). */
+  /** Puts `messages` last, in their order (an imported thread's). */
   appendAll(messages: readonly HistoryMessage[]): void {
     for (const message of messages) {
       if (this.list.has(message.id)) continue;

@@ -31,14 +31,6 @@ export class MessageList {
     this.items.push(message);
   }
 
-  /** Takes the messages after the one with id `id` (which must be there) out of the list, and returns them; places held for messages that never came go too. */
-  cutAfter(id: string): Message[] {
-    const cut = this.items.splice(this.positions.get(id)! + 1);
-    for (const message of cut) this.positions.delete(message.id);
-    const held = cut.filter((message) => this.reserved.delete(message.id));
-    return held.length === 0 ? cut : cut.filter((message) => !held.includes(message));
-  }
-
   /** Holds a place last for a message that has started (see `History.reserve`). */
   reserve(id: string, role: Message["role"], subagentRunId?: string): void {
     if (this.positions.has(id)) return;
