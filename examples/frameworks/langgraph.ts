@@ -40,7 +40,7 @@ export async function startLangGraphServer(port = 0): Promise<LangGraphServer> {
 }
 
 /** The graphs the LangGraph server serves (langgraphServer.ts). */
-export const LANGGRAPH_GRAPHS = ["assistant", "team", "swarm", "ops"] as const;
+export const LANGGRAPH_GRAPHS = ["assistant", "team", "swarm", "ops", "research"] as const;
 export type LangGraphGraph = (typeof LANGGRAPH_GRAPHS)[number];
 
 /** `@ag-ui/langgraph`'s agent for the example graph, with the interrupt outcome on (`RUN_FINISHED.outcome`). */

@@ -153,13 +153,9 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     expectPage(values.messages?.filter((message) => message.type === "ai").map((message) => message.content)).toEqual([story]);
   });
 
-  it.each([
-    ["as the message is sent, before the run's first event", 0],
-    ["after the first chunk", 1],
-    ["after the third chunk", 3],
-    ["after the seventh chunk", 7],
-    ["after the tenth chunk", 10],
-  ])("never ends the server's run when the page reloads %s: the reload rejoins it and shows the whole answer once", async (_moment, chunks) => {
+  // Every moment of the story: as it is asked for, then with each count of its chunks let through (`release(n)` lets n + 1
+  // go), the whole story last (the run ends as the page reloads).
+  it.each(STORY.map((_chunk, at) => [at === 0 ? "as the message is sent, before the run's first event" : `with ${at + 1} of its ${STORY.length} chunks sent`, at] as const))("never ends the server's run when the page reloads %s: the reload rejoins it and shows the whole answer once", async (_moment, chunks) => {
     const a = await device();
     const sent = a.page.waitForRequest((request) => request.method() === "POST" && new URL(request.url()).pathname.endsWith("/agent"));
     await a.send("Tell me a story");

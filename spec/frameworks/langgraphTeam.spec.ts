@@ -6,7 +6,8 @@
  */
 import type { RunAgentInput } from "@ag-ui/core";
 import { fromAgent, type CarbonAgUiError, type CarbonChainOfThoughtStep, type SubagentVisibility } from "carbon-agui-rx";
-import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphServer } from "../../examples/frameworks/langgraph";
+import { createLangGraphAgent, langGraphClient, startLangGraphServer, type LangGraphGraph, type LangGraphServer } from "../../examples/frameworks/langgraph";
+import { RESEARCH } from "../../examples/frameworks/langgraphSubgraph";
 import { waitUntil } from "../support/runs";
 import { replayServerThread } from "../support/threads";
 import { Chat } from "./partners";
@@ -17,7 +18,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.close());
 
-function teamChat(subagentVisibility?: SubagentVisibility, graph: "team" | "swarm" | "ops" = "team", fetching?: typeof fetch) {
+function teamChat(subagentVisibility?: SubagentVisibility, graph: LangGraphGraph = "team", fetching?: typeof fetch) {
   const errors: CarbonAgUiError[] = [];
   const inputs: RunAgentInput[] = [];
   const run = fromAgent(createLangGraphAgent(server.url, fetching, graph), { ...(subagentVisibility && { subagentVisibility }) });
@@ -194,6 +195,35 @@ describe("a LangGraph supervisor and its workers (fromAgent, LangGraph's API ser
     const said = chat.carbon.chunks.flatMap((chunk) => ("final_response" in chunk ? (chunk.final_response.message_options?.chain_of_thought ?? []).map((step) => String(step.response?.content ?? "")) : []));
     expect(said.filter((words) => words === "I will delete the temp files.")).toHaveLength(1);
     expect(said.filter((words) => words === "Cleaned up: the temp files are gone.")).toHaveLength(1);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
+
+describe("a graph calling a streaming subgraph that asks the person halfway (LangGraph's API server)", () => {
+  type Said = { role: string; content?: unknown };
+  const said = (messages: readonly Said[]) => messages.map((message) => `${message.role}: ${String(message.content)}`);
+
+  it("shows what the subgraph said once: the card, then after the approval only what is new, though LangGraph runs the asking node again; the history is @ag-ui/client's and the thread's", async () => {
+    const { chat, errors, inputs } = teamChat(undefined, "research");
+    expect(await chat.say("Why are there tides?")).toBeUndefined();
+    expect(chat.carbon.transcript()).toBe(`You: Why are there tides?\nAssistant: ${RESEARCH.gathered.join("")}\n${RESEARCH.archive.join("")}\n[decision card: ${RESEARCH.ask}]`);
+    expect(await chat.decide("approve")).toBeUndefined();
+    await waitUntil(() => chat.carbon.transcript().includes("Final answer") && chat.carbon.waitingForFinal.length === 0, 30_000);
+    // The resume streams the archive's words again (the node runs from its start): the person saw them, they are not shown again.
+    expect(chat.carbon.transcript().split("\nAssistant: ").at(-1)).toBe(`${RESEARCH.read}\n${RESEARCH.answer.join("")}`);
+    // @ag-ui/client's runAgent on the same graph, the same question and the same answer, keeps the same history.
+    const oracle = createLangGraphAgent(server.url, undefined, "research");
+    oracle.setMessages([{ id: "u1", role: "user", content: "Why are there tides?" }]);
+    await oracle.runAgent();
+    await oracle.runAgent({ resume: oracle.pendingInterrupts.map(({ id }) => ({ interruptId: id, status: "resolved" as const, payload: { approved: true } })) });
+    expect(said(chat.adapter.messages as readonly Said[])).toEqual(said(oracle.messages as readonly Said[]));
+    // The thread holds each message once, and so does the next run's input.
+    const thread = async () => (await langGraphClient(server.url).threads.getState<{ messages?: { type: string; content: unknown }[] }>(chat.adapter.threadId)).values.messages ?? [];
+    const words = [RESEARCH.gathered.join(""), RESEARCH.archive.join(""), RESEARCH.read, RESEARCH.answer.join("")];
+    expect((await thread()).map((message) => message.content)).toEqual(["Why are there tides?", ...words]);
+    expect(await chat.say("Thanks")).toBeUndefined();
+    expect(inputs.at(-1)!.messages.map((message) => message.content).sort()).toEqual(["Thanks", "Why are there tides?", ...words].sort());
+    expect((await thread()).map((message) => message.content).slice(0, 5)).toEqual(["Why are there tides?", ...words]);
     expect(errors).toEqual([]);
   }, 60_000);
 });
