@@ -367,8 +367,8 @@ async function itemCosts() {
     if (unknown.length > 0) throw new Error(`--items: no item turn ${unknown.join(", ")} (there are ${Object.keys(ITEM_TURNS).join(", ")})`);
     const costs = await measureItemCosts(browser, ITEM_RUNS, names);
     console.log(`\nAn A2UI surface against a decision card: the main thread from Enter for 3 s (the same window for every turn); ${ITEM_RUNS} runs each, interleaved; median (each run).\n`);
-    console.log("| turn | main-thread task time (ms) | of it script (ms) | longest task (ms) | addMessageChunk calls |");
-    console.log("|---|---|---|---|---|");
+    console.log("| turn | main-thread task time (ms) | of it script (ms) | main-thread CPU time (ms) | other renderers' CPU time (ms) | longest task (ms) | addMessageChunk calls |");
+    console.log("|---|---|---|---|---|---|---|");
     const turns: [string, ItemCostRun[] | undefined][] = [
       ["first of its kind in the page: the booking form (building, painted, data)", costs.form],
       ["first of its kind: a surface showing what the card shows (question, arguments, 3 buttons)", costs.approvalSurface],
@@ -383,7 +383,7 @@ async function itemCosts() {
     ];
     for (const [name, measured] of turns) {
       if (!measured) continue;
-      console.log(`| ${name} | ${spread(measured.map((one) => one.busyMs))} | ${spread(measured.map((one) => one.scriptMs))} | ${spread(measured.map((one) => one.longestTask), ms)} | ${spread(measured.map((one) => one.chunks))} |`);
+      console.log(`| ${name} | ${spread(measured.map((one) => one.busyMs))} | ${spread(measured.map((one) => one.scriptMs))} | ${spread(measured.map((one) => one.cpuMs))} | ${spread(measured.map((one) => one.othersCpuMs))} | ${spread(measured.map((one) => one.longestTask), ms)} | ${spread(measured.map((one) => one.chunks))} |`);
     }
     // What the item itself costs: the median turn drawn less the median turn undrawn.
     const items: [string, ItemCostRun[] | undefined, ItemCostRun[] | undefined][] = [
@@ -393,7 +393,7 @@ async function itemCosts() {
     for (const [name, drawn, undrawn] of items) {
       if (!drawn || !undrawn) continue;
       const less = (read: (run: ItemCostRun) => number) => Math.round(median(drawn.map(read)) - median(undrawn.map(read)));
-      console.log(`\n${name} itself (median drawn less median undrawn): task time ${less((run) => run.busyMs)} ms, script ${less((run) => run.scriptMs)} ms`);
+      console.log(`\n${name} itself (median drawn less median undrawn): task time ${less((run) => run.busyMs)} ms, script ${less((run) => run.scriptMs)} ms, CPU time ${less((run) => run.cpuMs)} ms`);
     }
   } finally {
     await browser.close();

@@ -15,8 +15,9 @@
  * plus 3 s, so what is measured does not depend on how soon the item comes; the item must be drawn by then. Carbon
  * keeps its hidden typing indicator animating between answers (about 90 ms of main-thread time a second here, on
  * any page with Carbon 1.9.1); those animations are paused first, so the window holds the turn's own work. Measured:
- * the main thread's task time and script time (Chrome's `TaskDuration`, `ScriptDuration`), the longest task, and the
- * `addMessageChunk` calls.
+ * the main thread's task time and script time (Chrome's `TaskDuration`, `ScriptDuration`), its CPU time (`ThreadTime`:
+ * task time is wall-clock, so it also counts what the thread waited for a core while other processes ran, as an MCP
+ * App's own processes do), the longest task, and the `addMessageChunk` calls.
  */
 import type { Browser, Page } from "playwright-core";
 import { serveMcpAppsDemo } from "../examples/frameworks/mcpAppsDemo";
@@ -30,6 +31,10 @@ export interface ItemCostRun {
   busyMs: number;
   /** Of it, running script, ms. */
   scriptMs: number;
+  /** The main thread's CPU time in the window, ms: its own work, without the time it waited for a core. */
+  cpuMs: number;
+  /** The CPU time of the browser's other renderer processes in the window (an MCP App's sandbox and the app), ms. */
+  othersCpuMs: number;
   longestTask: number;
   chunks: number;
 }
@@ -119,15 +124,23 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
     await installTaskProbe(page);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Performance.enable");
-    const metrics = async () => new Map((await cdp.send("Performance.getMetrics")).metrics.map((metric) => [metric.name, metric.value * 1000]));
+    const browserCdp = await browser.newBrowserCDPSession();
+    /** The page's metrics, and the CPU time of every renderer process (ms). */
+    const metrics = async () => {
+      const page = new Map((await cdp.send("Performance.getMetrics")).metrics.map((metric) => [metric.name, metric.value * 1000]));
+      const { processInfo } = (await browserCdp.send("SystemInfo.getProcessInfo")) as { processInfo: { type: string; cpuTime: number }[] };
+      page.set("renderers", processInfo.filter((process) => process.type === "renderer").reduce((sum, process) => sum + process.cpuTime * 1000, 0));
+      return page;
+    };
     const before = await metrics();
     await chat.send(turn.ask);
     await page.waitForTimeout(WINDOW_MS);
     const after = await metrics();
+    await browserCdp.detach();
     if (!turn.undrawn && !(await isDrawn(page, turn))) throw new Error(`"${turn.ask}": the item was not drawn within ${WINDOW_MS} ms of Enter`);
     const { chunks, longestTask } = await readProbe(page);
     const spent = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
-    return { busyMs: spent("TaskDuration"), scriptMs: spent("ScriptDuration"), chunks, longestTask };
+    return { busyMs: spent("TaskDuration"), scriptMs: spent("ScriptDuration"), cpuMs: spent("ThreadTime"), othersCpuMs: spent("renderers") - spent("ProcessTime"), chunks, longestTask };
   } finally {
     await page.close();
   }
