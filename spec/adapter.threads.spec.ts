@@ -272,6 +272,31 @@ describe("a thread the agent's server keeps", () => {
     await waitUntil(() => chat.waitingForFinal.length === 0);
   });
 
+  it("rejoins a run only once Carbon has laid the restored history in: Carbon lays it over what it showed meanwhile, so an answer begun before would lose its start", async () => {
+    const agent = new KeepingAgent([]);
+    agent.threads.set("thread-1", { messages: [{ id: "u-story", role: "user", content: "Tell a story" }], interrupts: [] });
+    const live = new Subject<BaseEvent>();
+    const replayed = [ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Once ")];
+    agent.running = { threadId: "thread-1", events: new Observable<BaseEvent>((subscriber) => (replayed.forEach((event) => subscriber.next(event)), live.subscribe(subscriber))) as Subject<BaseEvent> };
+    const { adapter, errors } = adapterOn(agent);
+    const carbon = new CarbonRecorder();
+    let layIn!: () => void;
+    const hydrated = carbon.hydrate(adapter.loadHistory, new Promise<void>((resolve) => (layIn = resolve)));
+    // Carbon goes on hydrating for a few tasks after loadHistory returned: the rejoined answer waits for it.
+    for (let task = 0; task < 5; task++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(carbon.chunks).toEqual([]);
+    layIn();
+    await hydrated;
+    await waitUntil(() => carbon.chunks.length > 0);
+    live.next(ev.text("a1", "upon a time."));
+    live.next(ev.textEnd("a1"));
+    live.next(ev.runFinished());
+    live.complete();
+    await waitUntil(() => carbon.waitingForFinal.length === 0 && carbon.chunks.some((chunk) => "final_response" in chunk));
+    expect(carbon.transcript()).toBe("You: Tell a story\nAssistant: Once upon a time.");
+    expect(errors).toEqual([]);
+  });
+
   it("classifies a host source's failure to list or delete as its own sources' failures are: one classifier for every source", async () => {
     const agent = new KeepingAgent([]);
     const unreachable = new TypeError("fetch failed");

@@ -171,6 +171,8 @@ export interface CarbonChatInstance extends Partial<CarbonEventBus> {
   messaging: {
     addMessageChunk(chunk: CarbonChunkLike): Promise<void> | void;
   };
+  /** Carbon's public state: while it hydrates (`isHydratingCounter` above 0) it has not laid the history it loads in yet. */
+  getState?(): { isHydratingCounter?: number };
 }
 
 /** A Carbon instance the host sends a message through (Carbon's `ChatInstance` is one): Carbon shows it as the person's, and hands it to `customSendMessage`. */

@@ -24,6 +24,7 @@ import { Delivery } from "./turns/delivery";
 import { ErrorPolicy } from "./turns/errorPolicy";
 import { messageTurn } from "./turns/message";
 import { editTurn } from "./turns/edit";
+import { whenHydrated } from "./hydrated";
 import { rejoinTurn } from "./turns/rejoin";
 import { decideCard, resumeTurn } from "./turns/resume";
 import { surfaceActionTurn } from "./turns/surfaceAction";
@@ -205,13 +206,11 @@ export class CarbonAgUiAdapter extends ConversationThreads {
     this.turns.endAll(CancellationReason.CONVERSATION_RESTARTED);
   }
 
-  /** A run still going on the restored `thread`, as a turn of its own: after what is queued, once Carbon shows the restored history. */
+  /** A run still going on the restored `thread`, as a turn of its own: after what is queued, once Carbon has laid the restored history in. */
   protected rejoin(thread: Thread, run: RunningRun, instance: CarbonChatInstance): void {
     if (thread !== this.thread || this.disposed) return;
     this.carbonEvents.follow((this.lastInstance = instance));
-    // Carbon shows what `loadHistory` returned once its promise has settled: the answer goes after it.
-    const shown = new Promise<void>((resolve) => this.options.scheduler.schedule(resolve));
-    void this.turns.play(rejoinTurn(run, thread.conversation.lastRequestId, instance, shown, this.delivery));
+    void this.turns.play(rejoinTurn(run, thread.conversation.lastRequestId, instance, whenHydrated(instance), this.delivery));
   }
 
   /** Carbon's stop button: the turn playing ends, and so does what its stream still brings. */

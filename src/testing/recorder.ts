@@ -31,6 +31,9 @@ type TranscriptLine = { from: "user"; text: string; id?: string } | { from: "ass
  * It has Carbon's event bus (`on` / `off`), so `pressStop()` and `restart()`
  * reach what follows it as Carbon's stop button and restart do: a restart
  * clears the chat, and chunks of a response begun before it are dropped.
+ * `hydrate()` loads a history as Carbon does as it starts, laying the
+ * history over what came meanwhile, with `getState().isHydratingCounter`
+ * and `state:change` as Carbon has them.
  */
 export class CarbonRecorder implements CarbonChatInstance {
   readonly chunks: CarbonStreamChunk[] = [];
@@ -42,6 +45,7 @@ export class CarbonRecorder implements CarbonChatInstance {
   private typed = "";
   /** The requests `send` handed on and not yet settled: Carbon's stop button aborts them. */
   private readonly inFlight = new Set<AbortController>();
+  private hydrating = 0;
 
   constructor(private readonly customSendMessage?: CustomSendMessage) {}
 
@@ -110,6 +114,32 @@ export class CarbonRecorder implements CarbonChatInstance {
     return this;
   }
 
+  /** Carbon's public state, as far as the adapter reads it. */
+  getState(): { isHydratingCounter: number } {
+    return { isHydratingCounter: this.hydrating };
+  }
+
+  /**
+   * Loads the chat's history as Carbon does as it starts: hydrating (its
+   * `isHydratingCounter` up), it calls `customLoadHistory`, and once `laidIn`
+   * settles (Carbon goes on for some tasks) it lays the history in: what the
+   * chat showed meanwhile is replaced, and the chunks that came meanwhile with
+   * it. Then it has hydrated, and says so with `state:change`. Resolves with
+   * the history.
+   */
+  async hydrate(customLoadHistory: (instance: this) => Promise<CarbonHistoryItem[]>, laidIn: Promise<unknown> = Promise.resolve()): Promise<CarbonHistoryItem[]> {
+    const previousState = this.getState();
+    this.hydrating++;
+    const history = await customLoadHistory(this);
+    await laidIn;
+    this.lines = [];
+    this.byResponse.clear();
+    await this.messaging.insertHistory(history);
+    this.hydrating--;
+    await this.fire("state:change", undefined, { previousState, newState: this.getState() });
+    return history;
+  }
+
   /** Clicks Carbon's stop button: fires `stopStreaming`, then aborts what `send` handed on (a request you handed on yourself: abort its signal yourself). */
   async pressStop(): Promise<void> {
     await this.fire("stopStreaming");
@@ -148,9 +178,9 @@ export class CarbonRecorder implements CarbonChatInstance {
       .join("\n");
   }
 
-  /** Fires a Carbon bus event to its handlers, one after another, as Carbon does. */
-  async fire(type: string, data?: unknown): Promise<void> {
-    for (const { handler } of this.handlers.filter((candidate) => candidate.type === type)) await handler({ type, ...(data !== undefined && { data }) }, this);
+  /** Fires a Carbon bus event to its handlers, one after another, as Carbon does (`fields`: the event's own, as `state:change` has `newState`). */
+  async fire(type: string, data?: unknown, fields: Record<string, unknown> = {}): Promise<void> {
+    for (const { handler } of this.handlers.filter((candidate) => candidate.type === type)) await handler({ type, ...fields, ...(data !== undefined && { data }) }, this);
   }
 
   private message(responseId: string): RecordedMessage {
