@@ -75,6 +75,24 @@ function adapterOn(agent: KeepingAgent, extra: Partial<CarbonAgUiAdapterOptions>
   return { adapter, errors };
 }
 
+/** A thread whose story run goes on on the server: the events so far ("Once "), then what `live` brings. */
+function storyGoingOn() {
+  const agent = new KeepingAgent([]);
+  agent.threads.set("thread-1", { messages: [{ id: "u-story", role: "user", content: "Tell a story" }], interrupts: [] });
+  const live = new Subject<BaseEvent>();
+  const replayed = [ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Once ")];
+  agent.running = { threadId: "thread-1", events: new Observable<BaseEvent>((subscriber) => (replayed.forEach((event) => subscriber.next(event)), live.subscribe(subscriber))) as Subject<BaseEvent> };
+  return { agent, live };
+}
+
+/** The rest of the story, and the run's end. */
+function finishStory(live: Subject<BaseEvent>) {
+  live.next(ev.text("a1", "upon a time."));
+  live.next(ev.textEnd("a1"));
+  live.next(ev.runFinished());
+  live.complete();
+}
+
 const responses = (history: CarbonHistoryItem[]) => history.filter((item) => "output" in item.message).map((item) => item.message as CarbonHistoryResponse);
 const weather = () => ev.run(ev.toolCall("call-1", "weather", { city: "Oslo" }), ev.toolResult("call-1", "9 °C"), ev.message("a1", "Mild, 9 °C."));
 const card = () => ev.run(ev.toolCall("call-2", "send", { to: "team" }), ev.interrupt(approval));
@@ -237,21 +255,14 @@ describe("a thread the agent's server keeps", () => {
   });
 
   it("rejoins a run still going: its answer streams into the chat once, from its start, and the stop button stops it on the server", async () => {
-    const agent = new KeepingAgent([]);
-    agent.threads.set("thread-1", { messages: [{ id: "u-story", role: "user", content: "Tell a story" }], interrupts: [] });
-    const live = new Subject<BaseEvent>();
-    const replayed = [ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Once ")];
-    agent.running = { threadId: "thread-1", events: new Observable<BaseEvent>((subscriber) => (replayed.forEach((event) => subscriber.next(event)), live.subscribe(subscriber))) as Subject<BaseEvent> };
+    const { agent, live } = storyGoingOn();
 
     const { adapter, errors } = adapterOn(agent);
     const carbon = new CarbonRecorder();
     const history = await adapter.loadHistory(carbon);
     expect(responses(history)).toEqual([]);
     await waitUntil(() => carbon.chunks.length > 0);
-    live.next(ev.text("a1", "upon a time."));
-    live.next(ev.textEnd("a1"));
-    live.next(ev.runFinished());
-    live.complete();
+    finishStory(live);
     await waitUntil(() => carbon.waitingForFinal.length === 0 && carbon.chunks.some((chunk) => "final_response" in chunk));
     expect(carbon.transcript()).toBe("Assistant: Once upon a time.");
     expect(errors).toEqual([]);
@@ -273,11 +284,7 @@ describe("a thread the agent's server keeps", () => {
   });
 
   it("rejoins a run only once Carbon has laid the restored history in: Carbon lays it over what it showed meanwhile, so an answer begun before would lose its start", async () => {
-    const agent = new KeepingAgent([]);
-    agent.threads.set("thread-1", { messages: [{ id: "u-story", role: "user", content: "Tell a story" }], interrupts: [] });
-    const live = new Subject<BaseEvent>();
-    const replayed = [ev.runStarted(), ev.textStart("a1"), ev.text("a1", "Once ")];
-    agent.running = { threadId: "thread-1", events: new Observable<BaseEvent>((subscriber) => (replayed.forEach((event) => subscriber.next(event)), live.subscribe(subscriber))) as Subject<BaseEvent> };
+    const { agent, live } = storyGoingOn();
     const { adapter, errors } = adapterOn(agent);
     const carbon = new CarbonRecorder();
     let layIn!: () => void;
@@ -288,10 +295,7 @@ describe("a thread the agent's server keeps", () => {
     layIn();
     await hydrated;
     await waitUntil(() => carbon.chunks.length > 0);
-    live.next(ev.text("a1", "upon a time."));
-    live.next(ev.textEnd("a1"));
-    live.next(ev.runFinished());
-    live.complete();
+    finishStory(live);
     await waitUntil(() => carbon.waitingForFinal.length === 0 && carbon.chunks.some((chunk) => "final_response" in chunk));
     expect(carbon.transcript()).toBe("You: Tell a story\nAssistant: Once upon a time.");
     expect(errors).toEqual([]);
