@@ -28,6 +28,19 @@ const shownText = (element: Locator) =>
 /** The words of the chat's messages, each once (Carbon's screen-reader announcements left out). */
 const chatText = async (page: Page) => (await Promise.all((await messages(page).all()).map(shownText))).join("\n");
 const occurrences = (text: string, words: string) => text.split(words).length - 1;
+/**
+ * The chat's words once `words` show in them `times` times: Carbon draws an answer's markdown anew as the answer ends
+ * or stops, and on a loaded machine the text is empty for a moment in between, so a read at the moment the last words
+ * or the stop showed can read nothing. Asked again every 50 ms, for at most 20 s; a count over `times` is still read.
+ */
+async function chatShowing(page: Page, words: string, times = 1): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const shown = await chatText(page);
+    if (occurrences(shown, words) >= times || Date.now() > deadline) return shown;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 const threadOf = (page: Page) => new URL(page.url()).searchParams.get("thread");
 const DOCS = join(__dirname, "../../docs/screenshots");
 /** A screenshot into docs/screenshots, `height` tall (the whole thread in view). */
@@ -142,7 +155,7 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     gate.releaseAll();
     await messages(a.page).getByText("pressed stop.").waitFor({ timeout: 20_000 });
     const story = STORY.join("");
-    const shown = await chatText(a.page);
+    const shown = await chatShowing(a.page, STORY.join("").trim());
     expectPage(occurrences(shown, "Once upon a time")).toBe(1);
     expectPage(occurrences(shown, story.trim())).toBe(1);
     expectPage(shown).not.toContain("Response stopped");
@@ -169,7 +182,7 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     await a.page.getByRole("textbox").first().waitFor();
     gate.releaseAll();
     await messages(a.page).getByText("pressed stop.").waitFor({ timeout: 20_000 });
-    const shown = await chatText(a.page);
+    const shown = await chatShowing(a.page, STORY.join("").trim());
     expectPage(occurrences(shown, "Once upon a time")).toBe(1);
     expectPage(occurrences(shown, STORY.join("").trim())).toBe(1);
     expectPage(shown).not.toContain("without answering");
@@ -187,7 +200,7 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     a.page.on("request", (request) => (asked ||= request.url().endsWith(`/threads/${threadId}/running`)));
     await a.page.reload();
     await messages(a.page).getByText("pressed stop.").waitFor();
-    const shown = await chatText(a.page);
+    const shown = await chatShowing(a.page, STORY.join("").trim());
     expectPage(occurrences(shown, "Once upon a time")).toBe(1);
     expectPage(occurrences(shown, STORY.join("").trim())).toBe(1);
     expectPage(shown).not.toContain("Response stopped");
@@ -222,8 +235,9 @@ describe("threads restored from the LangGraph server in Chromium (the LangGraph 
     await messages(a.page).getByText("Response stopped").nth(1).waitFor();
     for (let waited = 0; (await runs(threadId)).includes("running") && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expectPage(await runs(threadId)).toEqual(["interrupted", "interrupted"]);
-    expectPage(occurrences(await chatText(a.page), "Once upon a time")).toBe(2);
-    expectPage(occurrences(await chatText(a.page), "pressed stop.")).toBe(0);
+    const stopped = await chatShowing(a.page, "Once upon a time", 2);
+    expectPage(occurrences(stopped, "Once upon a time")).toBe(2);
+    expectPage(occurrences(stopped, "pressed stop.")).toBe(0);
     await shot(a.page, "threads-stopped");
     // The thread goes on.
     gate.releaseAll();
@@ -324,7 +338,7 @@ describe("threads restored from CopilotKit's runtime in Chromium (the CopilotKit
     // Its end: the stop button gone once the held run finishes on the runtime.
     gate.release("hold");
     await b.page.getByRole("button", { name: /stop/i }).waitFor({ state: "detached", timeout: 10_000 });
-    const shown = await chatText(b.page);
+    const shown = await chatShowing(b.page, "Once upon a time");
     expectPage(occurrences(shown, "Once upon a time")).toBe(1);
     expectPage(shown).not.toContain("Response stopped");
     await shot(b.page, "threads-copilotkit-rejoined");
