@@ -33,6 +33,19 @@ async function appFrame(page: Page, index = -1): Promise<Frame> {
   throw new Error("No MCP App frame in the page");
 }
 
+/** The app frame once it shows the server's time: its tool's result has reached it. */
+async function showingTime(page: Page, index = -1): Promise<Frame> {
+  const app = await appFrame(page, index);
+  await app.locator("#server-time").filter({ hasText: /\d{4}-\d\d-\d\dT/ }).waitFor();
+  return app;
+}
+
+/** The example app drawn in a new conversation, once its tool's result has reached it. */
+async function askedTheTime(): Promise<{ page: Page; app: Frame }> {
+  const { page, send } = await browsing.open();
+  await send("What time is it?");
+  return { page, app: await showingTime(page) };
+}
 
 describe.each([
   ["web component", "", "web"],
@@ -63,8 +76,7 @@ describe.each([
     await page.waitForFunction(() => new URLSearchParams(location.search).has("thread"));
     await page.reload();
     await messages(page).getByText("You said: Thanks, app").waitFor();
-    const restored = await appFrame(page, 0);
-    await restored.locator("#server-time").filter({ hasText: /\d{4}-\d\d-\d\dT/ }).waitFor();
+    const restored = await showingTime(page, 0);
     const before = await restored.locator("#server-time").textContent();
     await page.waitForTimeout(20);
     await restored.locator("#get-time-btn").click();
@@ -72,12 +84,21 @@ describe.each([
   });
 });
 
+describe("an MCP App as the chat's theme is switched, in Chromium", () => {
+  it("follows the switch: the app hears the new theme and Carbon's colors of it", async () => {
+    const { page, app } = await askedTheTime();
+    const look = () => app.evaluate(() => ({ theme: document.documentElement.dataset.theme, background: document.documentElement.style.getPropertyValue("--color-background-primary") }));
+    expect(await look()).toEqual({ theme: "light", background: "#f4f4f4" });
+    await page.evaluate(() => ((document.querySelector("cds-aichat-custom-element") as HTMLElement & { injectCarbonTheme: string }).injectCarbonTheme = "g100"));
+    await app.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    expect(await look()).toEqual({ theme: "dark", background: "#262626" });
+    await docsScreenshot(page, "mcp-app-theme-switched");
+  });
+});
+
 describe("an MCP App's link, in Chromium", () => {
   it("opens only once the person agrees in the tile, in a new tab without the page as its opener", async () => {
-    const { page, send } = await browsing.open();
-    await send("What time is it?");
-    const app = await appFrame(page);
-    await app.locator("#server-time").filter({ hasText: /\d{4}-\d\d-\d\dT/ }).waitFor();
+    const { page, app } = await askedTheTime();
     const popups: string[] = [];
     page.context().on("page", (opened) => popups.push(opened.url()));
     await app.locator("#open-link-btn").click();

@@ -240,6 +240,40 @@ describe("connectMcpApp", () => {
     expect(calls.cutOffs).toEqual(["the app navigated away from its document"]);
   });
 
+  it("tells the app what changed of the page's context: nothing before it initialized, then only the fields that changed", async () => {
+    const changes: unknown[] = [];
+    const sandbox = new Sandbox((transport) => {
+      const app = new App({ name: "spec app", version: "1" }, {}, { autoResize: false });
+      app.onhostcontextchanged = (params) => changes.push(params);
+      return connected(app, transport);
+    });
+    const { host } = hostSide();
+    const connection = start(sandbox, host);
+    connection.setHostContext({ theme: "light", displayMode: "inline" });
+    await settle();
+    expect(sandbox.posted).toEqual([]);
+    sandbox.ready();
+    for (let turn = 0; turn < 20 && changes.length === 0; turn++) await settle();
+    expect(changes).toEqual([{ theme: "light" }]);
+    connection.setHostContext({ theme: "light", displayMode: "inline" });
+    connection.setHostContext({ theme: "light", displayMode: "inline", containerDimensions: { width: 480, maxHeight: 600 } });
+    await settle();
+    expect(changes).toEqual([{ theme: "light" }, { containerDimensions: { width: 480, maxHeight: 600 } }]);
+    expect(sandbox.app!.getHostContext()).toEqual({ theme: "light", displayMode: "inline", containerDimensions: { width: 480, maxHeight: 600 } });
+    connection.close();
+    connection.setHostContext({ theme: "dark", displayMode: "inline" });
+    await settle();
+    expect(changes).toHaveLength(2);
+  });
+
+  it("gives the app's log to the host, and drops it where the host takes none", async () => {
+    const logs: unknown[] = [];
+    const { app } = await initializedApp({ log: (entry) => logs.push(entry) });
+    await app.sendLog({ level: "warning", logger: "clock", data: { drift: 2 } });
+    await settle();
+    expect(logs).toEqual([{ level: "warning", logger: "clock", data: { drift: 2 } }]);
+  });
+
   it("stops hearing the app once closed", async () => {
     const { app, calls, connection } = await initializedApp();
     connection.close();

@@ -1,5 +1,5 @@
 import { AppBridge, type McpUiHostContext, type McpUiResourceCsp } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, LoggingMessageNotification, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { SchedulerLike } from "rxjs";
 import type { McpProxiedRequest } from "../adapter/mcpRequests";
 import { isRecord } from "../internal/isRecord";
@@ -42,6 +42,18 @@ export interface McpAppHostSide {
   cutOff(reason: string): void;
   /** A request of the app's was refused or failed: the host's `onWarning`. */
   warn(message: string): void;
+  /** The app's log (MCP's `notifications/message`); dropped where absent. */
+  log?(entry: McpAppLogEntry): void;
+}
+
+/** One entry of an app's log, as MCP's logging notification carries it. */
+export type McpAppLogEntry = LoggingMessageNotification["params"];
+
+/** The page's side of one app, once connected. */
+export interface McpAppConnection {
+  /** What the page now is (`hostContextOf`): the app hears what changed once it has initialized, and nothing if nothing did. */
+  setHostContext(hostContext: McpUiHostContext): void;
+  close(): void;
 }
 
 export interface ConnectMcpAppOptions {
@@ -52,7 +64,7 @@ export interface ConnectMcpAppOptions {
   /** The app's document, as its server gave it. */
   html: string;
   csp?: McpUiResourceCsp;
-  /** What the page tells the app of itself as it initializes (`hostContextOf`). */
+  /** What the page tells the app of itself as it initializes (`hostContextOf`); later changes go through `setHostContext`. */
   hostContext: McpUiHostContext;
   /** The tools the app may call: the one it came of, and the host's `allowedTools`. */
   callable: ReadonlySet<string>;
@@ -70,13 +82,14 @@ const HOST_INFO = { name: "carbon-agui-rx", version: "1" };
  * before), its tool's input and result. Its calls of the tools in `callable`
  * and its reads of resources go to its server; a call of any other tool is
  * refused with an error back to the app. An app that floods the page, sends
- * too much, or does not initialize in time is cut off. Returns what lets go of it.
+ * too much, or does not initialize in time is cut off.
  */
-export function connectMcpApp(options: ConnectMcpAppOptions): { close(): void } {
+export function connectMcpApp(options: ConnectMcpAppOptions): McpAppConnection {
   const { frame, sandboxOrigin, content, html, csp, hostContext, callable, limits, scheduler, host } = options;
   const bridge = new AppBridge(null, HOST_INFO, { serverTools: {}, serverResources: {}, openLinks: {}, logging: {}, message: { text: {} } }, { hostContext });
   let initialized = false;
   let closed = false;
+  let latest = hostContext;
   const close = () => {
     if (closed) return;
     closed = true;
@@ -107,6 +120,8 @@ export function connectMcpApp(options: ConnectMcpAppOptions): { close(): void } 
   bridge.oninitialized = () => {
     initialized = true;
     timeout.unsubscribe();
+    // The app initialized with the context the bridge was made with; the page may have changed since.
+    bridge.setHostContext(latest);
     void bridge.sendToolInput({ arguments: content.toolInput ?? {} });
     if (content.result) void bridge.sendToolResult(content.result);
   };
@@ -136,7 +151,13 @@ export function connectMcpApp(options: ConnectMcpAppOptions): { close(): void } 
   bridge.onsizechange = ({ height }) => {
     if (typeof height === "number" && Number.isFinite(height)) host.resize(boundedHeight(height, limits));
   };
-  bridge.onloggingmessage = () => undefined;
+  bridge.onloggingmessage = (entry) => host.log?.(entry);
   void bridge.connect(transport);
-  return { close };
+  return {
+    setHostContext(next) {
+      latest = next;
+      if (initialized && !closed) bridge.setHostContext(next);
+    },
+    close,
+  };
 }

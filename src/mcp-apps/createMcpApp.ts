@@ -9,8 +9,8 @@ import type { McpAppData } from "../operators/map/mcpApps";
 import { button, create } from "../renderers/controls";
 import type { RenderedCard } from "../renderers/renderedCard";
 import { boundedHeight, DEFAULT_MCP_APP_LIMITS, type McpAppLimits } from "./appLimits";
-import { connectMcpApp, mcpAppContentOf, type McpAppContent } from "./connectMcpApp";
-import { hostContextOf } from "./hostContext";
+import { connectMcpApp, mcpAppContentOf, type McpAppConnection, type McpAppContent, type McpAppLogEntry } from "./connectMcpApp";
+import { hostContextOf, watchHostContext } from "./hostContext";
 import { useMcpAppStyles } from "./useMcpAppStyles";
 
 /** What an app reads of the adapter: its activity, where its requests and warnings go. */
@@ -32,8 +32,10 @@ export interface McpAppOptions {
    * the person ("Open <url>?").
    */
   confirmLink?: (url: string) => boolean | Promise<boolean>;
-  /** The app's theme. Default: dark where the tile's Carbon background is dark, else light. */
+  /** The app's theme. Default: dark where the tile's Carbon background is dark, else light, following the chat's theme as it is switched. */
   theme?: "light" | "dark";
+  /** The app's log (MCP's `notifications/message`), for the host's own diagnostics. Default: dropped. */
+  onLog?: (entry: McpAppLogEntry, activityId: string) => void;
   limits?: Partial<McpAppLimits>;
   /** Times the app's start. Default: animation frames in a browser, else the async scheduler. */
   scheduler?: SchedulerLike;
@@ -44,7 +46,8 @@ export interface McpAppOptions {
  * "mcp-app", activityId, toolName }`): a tile in Carbon's look that reads
  * the app's document from its server, frames the sandbox proxy from the
  * other origin and has it run the document there, then speaks the MCP Apps
- * protocol with it (`connectMcpApp`). What goes wrong (a refused call, a
+ * protocol with it (`connectMcpApp`), telling it when the chat's theme or
+ * width changes (`watchHostContext`). What goes wrong (a refused call, a
  * failed read, an app cut off) is said in the tile and to `onWarning`.
  * React hosts mount `element` from `renderUserDefinedResponse`;
  * `renderMcpApps` does it for the web component.
@@ -73,7 +76,9 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
   }
 
   const stopped = new AbortController();
-  let connection: { close(): void } | undefined;
+  let connection: McpAppConnection | undefined;
+  const contextOf = () => hostContextOf(tile, { maxHeight: limits.maxHeight, ...(options.theme && { theme: options.theme }) });
+  const stopWatching = watchHostContext(tile, () => connection?.setHostContext(contextOf()));
   const frame = document.createElement("iframe");
   frame.className = "cagr-mcp-app-frame";
   // The proxy keeps its own origin (not the page's), runs scripts, and may neither navigate the page nor open windows.
@@ -85,6 +90,7 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
   tile.prepend(frame);
 
   const cutOff = (reason: string) => {
+    stopWatching();
     connection?.close();
     frame.remove();
     linkPrompt.cancel();
@@ -104,7 +110,7 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
       sandboxOrigin: sandbox.origin,
       content,
       ...document_,
-      hostContext: hostContextOf(tile, { maxHeight: limits.maxHeight, ...(options.theme && { theme: options.theme }) }),
+      hostContext: contextOf(),
       callable,
       limits,
       scheduler: options.scheduler ?? frameScheduler(),
@@ -121,6 +127,7 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
         },
         cutOff,
         warn,
+        ...(options.onLog && { log: (entry: McpAppLogEntry) => options.onLog!(entry, activityId) }),
       },
     });
     // Listened for by now: the proxy may load.
@@ -130,6 +137,7 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
   start().catch((error: unknown) => {
     if (stopped.signal.aborted) return;
     const problem = asCarbonAgUiError(error);
+    stopWatching();
     frame.remove();
     say(`This app could not be shown: ${problem.message}`);
     warn(problem.message);
@@ -138,6 +146,7 @@ export function createMcpApp(document: Document, data: McpAppData, options: McpA
     element: tile,
     dispose() {
       stopped.abort();
+      stopWatching();
       linkPrompt.cancel();
       connection?.close();
       frame.remove();

@@ -54,6 +54,25 @@ export function hostContextOf(tile: HTMLElement, options: HostContextOptions): M
   };
 }
 
+/**
+ * Calls `changed` when what `hostContextOf` reads of the tile may have
+ * changed: its width (a `ResizeObserver`), or its theme's colors (the tile's
+ * background and text, drawn from Carbon's tokens, run a 1 ms transition
+ * when a theme is switched, so the page hears the switch without polling).
+ * Returns what stops it.
+ */
+export function watchHostContext(tile: HTMLElement, changed: () => void): () => void {
+  const window_ = tile.ownerDocument.defaultView;
+  const resized = window_?.ResizeObserver ? new window_.ResizeObserver(changed) : undefined;
+  resized?.observe(tile);
+  const restyled = (event: Event) => event.target === tile && changed();
+  tile.addEventListener("transitionrun", restyled);
+  return () => {
+    resized?.disconnect();
+    tile.removeEventListener("transitionrun", restyled);
+  };
+}
+
 /** The page's IANA time zone, read once: a `DateTimeFormat` costs the main thread a few milliseconds to make. */
 let timeZone: string | undefined;
 const pageTimeZone = () => (timeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);

@@ -6,5 +6,6 @@
  * `carbon-agui-rx/mcp-apps/sandbox.html` is the proxy page (docs/mcp-apps.md).
  */
 export { createMcpApp, type McpAppAdapter, type McpAppOptions } from "./createMcpApp";
+export type { McpAppLogEntry } from "./connectMcpApp";
 export { renderMcpApps, type RenderMcpAppsOptions } from "./renderMcpApps";
 export { DEFAULT_MCP_APP_LIMITS, type McpAppLimits } from "./appLimits";

@@ -5,7 +5,7 @@ const STYLE_ID = "cagr-mcp-app-styles";
 /**
  * The app tiles' look, in Carbon's theme tokens (the white theme's values as
  * fallbacks), added to the page once: a tile on Carbon's first layer with its
- * subtle border, the app's frame edge to edge inside it, the tile's notes in
+ * subtle border (its colors' 1 ms transition is how `watchHostContext` hears a theme switch), the app's frame edge to edge inside it, the tile's notes in
  * helper text, the link question with Carbon's small buttons.
  */
 export function useMcpAppStyles(document: Document): void {
@@ -13,7 +13,7 @@ export function useMcpAppStyles(document: Document): void {
 }
 
 const MCP_APP_CSS = `
-.cagr-mcp-app { display: grid; margin: 0.25rem 0; background: var(--cds-layer-01, #f4f4f4); color: var(--cds-text-primary, #161616); border: 1px solid var(--cds-border-subtle-01, #c6c6c6); font-family: var(--cds-body-01-font-family, "IBM Plex Sans", system-ui, sans-serif); font-size: 0.875rem; line-height: 1.25rem; }
+.cagr-mcp-app { display: grid; margin: 0.25rem 0; background: var(--cds-layer-01, #f4f4f4); color: var(--cds-text-primary, #161616); border: 1px solid var(--cds-border-subtle-01, #c6c6c6); font-family: var(--cds-body-01-font-family, "IBM Plex Sans", system-ui, sans-serif); font-size: 0.875rem; line-height: 1.25rem; transition: background-color 1ms linear, color 1ms linear; }
 .cagr-mcp-app[hidden], .cagr-mcp-app [hidden] { display: none !important; }
 .cagr-mcp-app .cagr-mcp-app-frame { display: block; width: 100%; border: 0; background: transparent; color-scheme: normal; }
 .cagr-mcp-app .cagr-mcp-app-status { margin: 0; padding: 0.5rem 1rem; color: var(--cds-text-secondary, #525252); font-size: 0.75rem; line-height: 1rem; }
