@@ -58,14 +58,26 @@ class Sandbox {
         async send(reply: JSONRPCMessage) {
           sandbox.fromProxy(structuredClone(reply));
         },
-        async close() {},
+        // As a real transport does: its close tells the app, which drops its pending requests and their timers.
+        async close() {
+          this.onclose?.();
+        },
       };
-      if (this.makeApp) this.app = this.makeApp(this.appSide);
+      if (this.makeApp) {
+        this.app = this.makeApp(this.appSide);
+        running.push(this.app);
+      }
       return;
     }
     queueMicrotask(() => this.appSide?.onmessage?.(structuredClone(message)));
   }
 }
+
+/** Every app a spec started: closed after it, so a request the page never answers leaves no timer behind. */
+const running: App[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((app) => app.close()));
+});
 
 function connected(app: App, transport: Transport): App {
   void app.connect(transport);
