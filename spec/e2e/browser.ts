@@ -84,9 +84,12 @@ export function useBrowserDemo(agentUrl?: () => string): {
 
 const DOCS_SCREENSHOTS = join(__dirname, "../../docs/screenshots");
 
+/** Scrolls Carbon's message list to its end, as a person does with its scroll-down button. */
+export const scrollChatToEnd = (page: Page): Promise<void> => page.locator(".cds-aichat--messages__wrapper").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+
 /** Scrolls the chat to its end and saves a screenshot for people to look at, as docs/screenshots/<name>.png. */
 export async function docsScreenshot(page: Page, name: string): Promise<void> {
-  await page.locator(".cds-aichat--messages__wrapper").evaluate((list) => list.scrollTo({ top: list.scrollHeight }));
+  await scrollChatToEnd(page);
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${name}.png`) });
 }

@@ -1,7 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { serveMcpAppsDemo } from "../../examples/frameworks/mcpAppsDemo";
 import { startWebDemo, type WebDemo } from "../../examples/web/serve";
-import { docsScreenshot, useBrowserOn } from "./browser";
+import { docsScreenshot, scrollChatToEnd, useBrowserOn } from "./browser";
 
 /**
  * MCP Apps as `npm run demo:mcp-apps` serves them, in Chromium on both pages: the official example server's app
@@ -40,11 +40,17 @@ async function showingTime(page: Page, index = -1): Promise<Frame> {
   return app;
 }
 
-/** The example app drawn in a new conversation, once its tool's result has reached it. */
+/**
+ * The example app drawn in a new conversation, once its tool's result has reached it, and the chat scrolled to its
+ * end: the app is taller than the room under the question Carbon keeps at the top, so until then Carbon's scroll-down
+ * button lies over the app's last button (a click there, at the button's centre, would press Carbon's).
+ */
 async function askedTheTime(): Promise<{ page: Page; app: Frame }> {
   const { page, send } = await browsing.open();
   await send("What time is it?");
-  return { page, app: await showingTime(page) };
+  const app = await showingTime(page);
+  await scrollChatToEnd(page);
+  return { page, app };
 }
 
 describe.each([
