@@ -380,6 +380,8 @@ async function itemCosts() {
       ["first of its kind: an MCP App of about the form's height (basic-vanillajs, sandboxed)", costs.mcpApp],
       ["the booking form's turn, undrawn (`?surfaces=off`)", costs.formUndrawn],
       ["the MCP App's turn, undrawn", costs.mcpAppUndrawn],
+      ["after one shown: an MCP App", costs.laterMcpApp],
+      ["after one shown: the MCP App's turn, undrawn", costs.laterMcpAppUndrawn],
     ];
     for (const [name, measured] of turns) {
       if (!measured) continue;
@@ -389,6 +391,9 @@ async function itemCosts() {
     const items: [string, ItemCostRun[] | undefined, ItemCostRun[] | undefined][] = [
       ["the booking form", costs.form, costs.formUndrawn],
       ["the MCP App", costs.mcpApp, costs.mcpAppUndrawn],
+      // The later form came after an approval surface, which a page that draws none cannot answer: its turn undrawn is the first's.
+      ["the booking form after an approval surface", costs.laterForm, costs.formUndrawn],
+      ["the MCP App after one shown", costs.laterMcpApp, costs.laterMcpAppUndrawn],
     ];
     for (const [name, drawn, undrawn] of items) {
       if (!drawn || !undrawn) continue;

@@ -48,8 +48,11 @@ interface Item {
 
 interface ItemTurn extends Item {
   warmUp: { ask: string; reply: string };
-  /** A turn shown and answered (its button pressed, the reply shown) before the measured one. */
-  before?: Item & { reply: string };
+  /**
+   * A turn shown and answered (its button pressed, the reply shown) before the measured one; an MCP App's turn
+   * (no button, no reply), shown: its activity in the thread, and on a page that draws it, the app drawn.
+   */
+  before?: Item & { reply?: string };
   /** Measured on the page that draws no A2UI surface and no MCP App. */
   undrawn?: true;
 }
@@ -74,6 +77,9 @@ export const ITEM_TURNS = {
   mcpApp: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" } },
   formUndrawn: { ...BOOKING_FORM, warmUp: SCRIPTED_WARM_UP, undrawn: true },
   mcpAppUndrawn: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" }, undrawn: true },
+  /** An MCP App after one was shown: the sandbox's site and the opaque frame's processes already running for the page. */
+  laterMcpApp: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" }, before: { ask: "What time is it?", selector: ".cagr-mcp-app" } },
+  laterMcpAppUndrawn: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" }, before: { ask: "What time is it?", selector: ".cagr-mcp-app" }, undrawn: true },
 } satisfies Record<string, ItemTurn>;
 
 export type ItemTurnName = keyof typeof ITEM_TURNS;
@@ -95,21 +101,27 @@ const PAUSE_HIDDEN_INDICATOR = `(() => {
 const buttonsOf = ({ selector }: Item) => `${selector} cds-button, ${selector} button`;
 
 /**
- * Whether the item is drawn: its button is in the chat element's light DOM, where the renderers slot items; an MCP
- * App, once it has initialized and asked for its height (its frame is no longer the tile's first guess).
+ * Whether the page shows `count` of the item: its button is in the chat element's light DOM, where the renderers slot
+ * items; an MCP App, once it has initialized and asked for its height (its frame is no longer the tile's first guess).
+ * A page expression.
  */
-const isDrawn = (page: Page, item: Item) =>
-  page.evaluate(
-    item.button === undefined
-      ? `[...document.querySelectorAll(${JSON.stringify(`${item.selector} iframe`)})].some((frame) => frame.style.height !== "144px")`
-      : `[...document.querySelectorAll(${JSON.stringify(buttonsOf(item))})].some((element) => element.textContent.trim() === ${JSON.stringify(item.button)})`,
-  ) as Promise<boolean>;
+const drawn = (item: Item, count: number) =>
+  item.button === undefined
+    ? `[...document.querySelectorAll(${JSON.stringify(`${item.selector} iframe`)})].filter((frame) => frame.style.height !== "144px").length >= ${count}`
+    : `[...document.querySelectorAll(${JSON.stringify(buttonsOf(item))})].filter((element) => element.textContent.trim() === ${JSON.stringify(item.button)}).length >= ${count}`;
 
-async function showAndAnswer(page: Page, chat: ChatPage, before: NonNullable<ItemTurn["before"]>) {
+/** A page expression: whether the thread holds `count` MCP Apps' activities (drawn or not). */
+const mcpAppsInThread = (count: number) => `[...window.adapter.activities.values()].filter((activity) => activity.activityType === "mcp-apps").length >= ${count}`;
+
+async function showAndAnswer(page: Page, chat: ChatPage, before: NonNullable<ItemTurn["before"]>, undrawn: boolean) {
   await chat.send(before.ask);
-  const button = page.locator(buttonsOf(before)).filter({ hasText: before.button ?? "" }).first();
+  if (before.button === undefined) {
+    await page.waitForFunction(undrawn ? mcpAppsInThread(1) : drawn(before, 1), undefined, { timeout: 60_000 });
+    return;
+  }
+  const button = page.locator(buttonsOf(before)).filter({ hasText: before.button }).first();
   await button.click({ timeout: 60_000 });
-  await page.locator('[data-testid^="message-by-index"]').getByText(before.reply).first().waitFor({ timeout: 60_000 });
+  if (before.reply !== undefined) await page.locator('[data-testid^="message-by-index"]').getByText(before.reply).first().waitFor({ timeout: 60_000 });
 }
 
 async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promise<ItemCostRun> {
@@ -118,7 +130,7 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
     const chat = await openChatPage(page, `${url}?persist=off${turn.undrawn ? "&surfaces=off" : ""}`);
     await chat.send(turn.warmUp.ask);
     await page.locator('[data-testid^="message-by-index"]').getByText(turn.warmUp.reply).first().waitFor();
-    if (turn.before) await showAndAnswer(page, chat, turn.before);
+    if (turn.before) await showAndAnswer(page, chat, turn.before, turn.undrawn === true);
     await page.waitForTimeout(1_000);
     await page.evaluate(PAUSE_HIDDEN_INDICATOR);
     await installTaskProbe(page);
@@ -137,7 +149,9 @@ async function measureTurn(browser: Browser, url: string, turn: ItemTurn): Promi
     await page.waitForTimeout(WINDOW_MS);
     const after = await metrics();
     await browserCdp.detach();
-    if (!turn.undrawn && !(await isDrawn(page, turn))) throw new Error(`"${turn.ask}": the item was not drawn within ${WINDOW_MS} ms of Enter`);
+    // A turn that asks as the one before it draws a second item of the kind.
+    const shown = turn.before?.ask === turn.ask ? 2 : 1;
+    if (!turn.undrawn && !(await page.evaluate(drawn(turn, shown)))) throw new Error(`"${turn.ask}": the item was not drawn within ${WINDOW_MS} ms of Enter`);
     const { chunks, longestTask } = await readProbe(page);
     const spent = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
     return { busyMs: spent("TaskDuration"), scriptMs: spent("ScriptDuration"), cpuMs: spent("ThreadTime"), othersCpuMs: spent("renderers") - spent("ProcessTime"), chunks, longestTask };
@@ -152,10 +166,11 @@ export async function measureItemCosts(browser: Browser, runs: number, names = O
   const agent = names.includes("middlewareForm") ? await serveFramework("a2ui") : undefined;
   const a2uiDemo = agent && (await startWebDemo(agent.url));
   // The MCP Apps demo (its servers, the agent behind the middleware, the sandbox), likewise.
-  const apps = names.includes("mcpApp") || names.includes("mcpAppUndrawn") ? await serveMcpAppsDemo() : undefined;
+  const onApps = (name: ItemTurnName) => ITEM_TURNS[name].selector === ".cagr-mcp-app";
+  const apps = names.some(onApps) ? await serveMcpAppsDemo() : undefined;
   const appsDemo = apps && (await startWebDemo(apps.url, undefined, { MCP_SANDBOX_URL: apps.sandboxUrl }));
   const scriptedDemo = await startWebDemo();
-  const urlOf = (name: ItemTurnName) => (name === "middlewareForm" ? a2uiDemo!.url : name === "mcpApp" || name === "mcpAppUndrawn" ? appsDemo!.url : scriptedDemo.url);
+  const urlOf = (name: ItemTurnName) => (name === "middlewareForm" ? a2uiDemo!.url : onApps(name) ? appsDemo!.url : scriptedDemo.url);
   const measured = Object.fromEntries(names.map((name) => [name, [] as ItemCostRun[]])) as Record<ItemTurnName, ItemCostRun[]>;
   try {
     for (let run = 0; run < runs; run++) {
