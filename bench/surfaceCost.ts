@@ -63,6 +63,9 @@ const BOOKING_FORM: Item = { ask: "Show me a booking form", selector: ".cagr-a2u
 const APPROVAL_SURFACE: Item = { ask: "Show me an approval form", selector: ".cagr-a2ui", button: "Approve" };
 const CARD: Item = { ask: "Please delete my old files", selector: ".cagr-decision-card", button: "Approve" };
 const DELETED = "Done: deleted";
+/** The official basic-vanillajs MCP App (a form of about the booking form's height) behind the real middleware, in the sandbox on a second origin. */
+const MCP_APP: Item = { ask: "What time is it?", selector: ".cagr-mcp-app" };
+const APPS_WARM_UP = { ask: "Hello", reply: "You said: Hello" };
 
 export const ITEM_TURNS = {
   form: { ...BOOKING_FORM, warmUp: SCRIPTED_WARM_UP },
@@ -73,13 +76,12 @@ export const ITEM_TURNS = {
   laterApprovalSurface: { ...APPROVAL_SURFACE, warmUp: SCRIPTED_WARM_UP, before: { ...APPROVAL_SURFACE, reply: DELETED } },
   laterCard: { ...CARD, warmUp: SCRIPTED_WARM_UP, before: { ...CARD, reply: DELETED } },
   laterForm: { ...BOOKING_FORM, warmUp: SCRIPTED_WARM_UP, before: { ...APPROVAL_SURFACE, reply: DELETED } },
-  /** The official basic-vanillajs MCP App (a form of about the booking form's height) behind the real middleware, in the sandbox on a second origin. */
-  mcpApp: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" } },
+  mcpApp: { ...MCP_APP, warmUp: APPS_WARM_UP },
   formUndrawn: { ...BOOKING_FORM, warmUp: SCRIPTED_WARM_UP, undrawn: true },
-  mcpAppUndrawn: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" }, undrawn: true },
+  mcpAppUndrawn: { ...MCP_APP, warmUp: APPS_WARM_UP, undrawn: true },
   /** An MCP App after one was shown: the sandbox's site and the opaque frame's processes already running for the page. */
-  laterMcpApp: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" }, before: { ask: "What time is it?", selector: ".cagr-mcp-app" } },
-  laterMcpAppUndrawn: { ask: "What time is it?", selector: ".cagr-mcp-app", warmUp: { ask: "Hello", reply: "You said: Hello" }, before: { ask: "What time is it?", selector: ".cagr-mcp-app" }, undrawn: true },
+  laterMcpApp: { ...MCP_APP, warmUp: APPS_WARM_UP, before: MCP_APP },
+  laterMcpAppUndrawn: { ...MCP_APP, warmUp: APPS_WARM_UP, before: MCP_APP, undrawn: true },
 } satisfies Record<string, ItemTurn>;
 
 export type ItemTurnName = keyof typeof ITEM_TURNS;
@@ -166,7 +168,7 @@ export async function measureItemCosts(browser: Browser, runs: number, names = O
   const agent = names.includes("middlewareForm") ? await serveFramework("a2ui") : undefined;
   const a2uiDemo = agent && (await startWebDemo(agent.url));
   // The MCP Apps demo (its servers, the agent behind the middleware, the sandbox), likewise.
-  const onApps = (name: ItemTurnName) => ITEM_TURNS[name].selector === ".cagr-mcp-app";
+  const onApps = (name: ItemTurnName) => ITEM_TURNS[name].selector === MCP_APP.selector;
   const apps = names.some(onApps) ? await serveMcpAppsDemo() : undefined;
   const appsDemo = apps && (await startWebDemo(apps.url, undefined, { MCP_SANDBOX_URL: apps.sandboxUrl }));
   const scriptedDemo = await startWebDemo();
